@@ -1,0 +1,62 @@
+"""The one front-matter parser: YAML between ``---`` lines at the top of a Markdown file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+__all__ = ["FrontMatter", "split_front_matter"]
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that keeps numbers and timestamps as written.
+
+    ``arxiv: 2609.30220`` must stay the string "2609.30220" (a float would drop
+    the trailing zero) and ``ingested: 2026-09-29T06:10+08:00`` is not a YAML
+    timestamp at all (no seconds), so every such scalar stays a string and the
+    models at the edge parse it.
+    """
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag not in {
+        "tag:yaml.org,2002:float", "tag:yaml.org,2002:int", "tag:yaml.org,2002:timestamp"}]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass
+class FrontMatter:
+    """The parsed head of a file; ``error`` says why YAML failed, with ``data`` then empty."""
+
+    data: dict = field(default_factory=dict)
+    present: bool = False
+    error: str | None = None
+    body_start_line: int = 0
+
+
+def split_front_matter(text: str) -> tuple[FrontMatter, str]:
+    """Split ``text`` into its front matter and its body."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return FrontMatter(), text
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            head = "\n".join(lines[1:index])
+            body = "\n".join(lines[index + 1:])
+            try:
+                data = yaml.load(head, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+            except yaml.YAMLError as exc:
+                reason = " ".join(str(exc).split())
+                return FrontMatter(present=True, error=reason, body_start_line=index + 1), body
+            if data is None:
+                data = {}
+            if not isinstance(data, dict):
+                return (
+                    FrontMatter(present=True, error=f"front matter is a {type(data).__name__}, not a mapping",
+                                body_start_line=index + 1),
+                    body,
+                )
+            return FrontMatter(data=data, present=True, body_start_line=index + 1), body
+    return FrontMatter(present=True, error="front matter opened with '---' is never closed"), text

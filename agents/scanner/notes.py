@@ -1,0 +1,205 @@
+"""Reading one vault file: name, encoding, front matter, time, and defects.
+
+Time rules (the vault README): front matter ``time:`` first, then the time in
+the file name, then the first ``YYYY-MM-DD HH:MM`` in the first five body
+lines, else the date alone, counted as 12:00 and marked as assumed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from agents.scanner.frontmatter import FrontMatter, split_front_matter
+
+__all__ = [
+    "NoteName",
+    "VaultFile",
+    "parse_note_name",
+    "decode_bytes",
+    "read_vault_file",
+    "looks_truncated",
+    "ASSUMED_TIME",
+]
+
+ASSUMED_TIME = time(12, 0)
+
+_NAME = re.compile(
+    r"^(?P<date>\d{4}-\d{2}-\d{2})"
+    r"(?:(?:T|-)(?P<hhmm>\d{4})(?=[-_.]))?"
+    r"(?P<rest>.*?)(?:\.md)?$"
+)
+_BODY_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?!\d)")
+# A last line ending like these was cut mid-sentence: a comma, an opening
+# bracket, or a Chinese function word that cannot end a sentence.
+_CUT_ENDINGS = tuple("，、,;；:：（([「“‘-→") + tuple("的了和与及或在把被对从向将并而但是为于以其")
+_SENTENCE_ENDINGS = tuple("。！？.!?）)」”’…|*`>~") + ("CST",)
+
+
+@dataclass(frozen=True)
+class NoteName:
+    """What a file name says: the date, maybe a time, and the slug."""
+
+    day: date | None
+    hhmm: time | None
+    slug: str
+
+
+def parse_note_name(name: str) -> NoteName:
+    """Parse every naming style of the vault; ``day`` is None for an undated name."""
+    match = _NAME.match(name)
+    if not match:
+        return NoteName(None, None, name.removesuffix(".md"))
+    try:
+        day = date.fromisoformat(match.group("date"))
+    except ValueError:
+        return NoteName(None, None, name.removesuffix(".md"))
+    hhmm = None
+    if match.group("hhmm"):
+        hours, minutes = int(match.group("hhmm")[:2]), int(match.group("hhmm")[2:])
+        if hours < 24 and minutes < 60:
+            hhmm = time(hours, minutes)
+    rest = match.group("rest").lstrip("-_")
+    if match.group("hhmm") and hhmm is None:
+        rest = f"{match.group('hhmm')}{match.group('rest')}".lstrip("-_")
+    return NoteName(day, hhmm, rest)
+
+
+def decode_bytes(raw: bytes) -> tuple[str | None, str | None]:
+    """Decode UTF-8 (with or without BOM), else GB18030; return (text, encoding)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        return None, None
+    # GB18030 decodes many byte strings; accept it only when the result reads as text.
+    readable = sum(1 for ch in text if ch.isprintable() or ch in "\n\r\t")
+    if readable < 0.97 * max(len(text), 1):
+        return None, None
+    return text, "gb18030"
+
+
+def looks_truncated(text: str) -> bool:
+    """Tell, as far as a rule can, whether the last line was cut mid-sentence."""
+    lines = [line.rstrip() for line in text.rstrip("\n").split("\n") if line.strip()]
+    if not lines:
+        return False
+    last = lines[-1]
+    if last.lstrip().startswith(("#", "|", "```")):
+        return False
+    if last.endswith(_CUT_ENDINGS):
+        return True
+    if text.endswith("\n"):
+        return False
+    # No final newline: a note saved in full ends a sentence, a signature or a mark.
+    if last.endswith(_SENTENCE_ENDINGS) or re.search(r"\d{1,2}:\d{2}$", last):
+        return False
+    return bool(re.search(r"[\w\u4e00-\u9fff]$", last)) and len(last) > 20
+
+
+@dataclass
+class VaultFile:
+    """One file as read: what it is, when it is, and what is wrong with it."""
+
+    path: str
+    agent: str | None
+    name: NoteName
+    size: int
+    sha256: str
+    encoding: str | None
+    text: str | None
+    front: FrontMatter = field(default_factory=FrontMatter)
+    body: str = ""
+    time: datetime | None = None
+    time_from: str | None = None
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        """The file name's slug (the part after date and time)."""
+        return self.name.slug
+
+
+def _front_time(front: FrontMatter, tz: ZoneInfo) -> datetime | None:
+    value = front.data.get("time")
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+
+
+def _body_time(body: str, day: date | None, tz: ZoneInfo) -> datetime | None:
+    head = "\n".join([line for line in body.split("\n") if line.strip()][:5])
+    candidates = []
+    for match in _BODY_TIME.finditer(head):
+        try:
+            when = datetime.combine(
+                date.fromisoformat(match.group(1)), time(int(match.group(2)), int(match.group(3))), tzinfo=tz
+            )
+        except ValueError:
+            continue
+        candidates.append(when)
+    # A header often names yesterday's window too; the note's own date wins.
+    for when in candidates:
+        if day is None or when.date() == day:
+            return when
+    return None
+
+
+def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
+    """Read ``path`` (inside ``root``) and resolve its time; never raises for bad content."""
+    rel = path.relative_to(root).as_posix()
+    parts = rel.split("/")
+    agent = parts[1] if len(parts) > 2 and parts[0] == "inbox" else None
+    name = parse_note_name(path.name)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        file = VaultFile(rel, agent, name, 0, "", None, None)
+        file.problems.append(("unreadable", f"cannot read the file: {exc.strerror or exc}"))
+        return file
+    file = VaultFile(rel, agent, name, len(raw), hashlib.sha256(raw).hexdigest(), None, None)
+    text, encoding = decode_bytes(raw)
+    file.text, file.encoding = text, encoding
+    if text is None:
+        file.problems.append(("decode_error", "bytes are neither UTF-8 nor GB18030 text; re-save the file as UTF-8"))
+    else:
+        file.front, file.body = split_front_matter(text)
+        if file.front.error:
+            file.problems.append(("bad_front_matter", f"front matter is not valid YAML: {file.front.error}"))
+    _resolve_time(file, tz)
+    if text is not None and not text.strip():
+        file.problems.append(("empty", "the file is empty" if not raw else "the file holds only whitespace"))
+    elif text is not None and looks_truncated(file.body):
+        last = [line for line in file.body.rstrip().split("\n") if line.strip()][-1].strip()
+        file.problems.append(("truncated", f"the last line is cut mid-sentence: …{last[-30:]!r}"))
+    return file
+
+
+def _resolve_time(file: VaultFile, tz: ZoneInfo) -> None:
+    when = _front_time(file.front, tz)
+    if when is not None:
+        file.time, file.time_from = when.astimezone(tz), "front_matter"
+        return
+    if file.name.day is None:
+        return
+    if file.name.hhmm is not None:
+        file.time, file.time_from = datetime.combine(file.name.day, file.name.hhmm, tzinfo=tz), "name"
+        return
+    when = _body_time(file.body, file.name.day, tz) if file.text else None
+    if when is not None:
+        file.time, file.time_from = when, "body"
+        return
+    file.time, file.time_from = datetime.combine(file.name.day, ASSUMED_TIME, tzinfo=tz), "date_only"

@@ -1,0 +1,41 @@
+"""The error hierarchy: every message names the offender."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BatonError",
+    "ConfigError",
+    "UsageError",
+    "VaultError",
+    "StoreError",
+    "ApprovalError",
+    "TemplateError",
+]
+
+
+class BatonError(Exception):
+    """Base of every error baton raises on purpose."""
+
+
+class UsageError(BatonError):
+    """A bad argument from the user (unknown topic, bad date, missing vault)."""
+
+
+class ConfigError(BatonError):
+    """A configuration file of the vault is missing or invalid."""
+
+
+class VaultError(BatonError):
+    """The vault cannot be read as a whole (not one bad note: those are listed, not raised)."""
+
+
+class StoreError(BatonError):
+    """The state store cannot be opened or written."""
+
+
+class ApprovalError(BatonError):
+    """An approval step was refused (nothing pending, already decided, bad edit file)."""
+
+
+class TemplateError(BatonError):
+    """A prompt template and its caller disagree."""

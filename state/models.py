@@ -1,0 +1,196 @@
+"""Records that cross a boundary: the brief's JSON contract and the scanner's mentions.
+
+The brief models follow ``brief-contract.md``: fields may be added, none
+renamed or removed. ``extra="forbid"`` keeps typos out of what we write.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "SourceKind",
+    "SourceStatus",
+    "Mention",
+    "SourceEntry",
+    "Window",
+    "BaseDoc",
+    "Increment",
+    "BriefWarning",
+    "ArxivEntry",
+    "GapEntry",
+    "AlertEntry",
+    "Stats",
+    "Brief",
+    "WARNING_KINDS",
+]
+
+SourceKind = Literal["note", "brief", "card", "queue", "living_doc", "register", "feed"]
+SourceStatus = Literal[
+    "read", "out_of_window", "duplicate", "empty", "truncated", "undated",
+    "decode_error", "bad_front_matter", "unreadable",
+]
+TimeFrom = Literal["front_matter", "name", "body", "date_only"]
+Verified = Literal["ok", "mismatch", "not_found", "malformed", "unverified"]
+IncrementStatus = Literal["net_new", "integrated", "carried"]
+GapStatus = Literal["met", "late", "missing", "excused"]
+
+WARNING_KINDS = (
+    "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict",
+    "number_conflict", "promise_open", "promise_overdue", "single_source", "register_collision",
+    "false_alarm", "instruction_in_source", "gap_unreported", "version_beyond_latest",
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Mention(_Model):
+    """One thing a source says: an arXiv reference, a URL, a version, a figure, a promise…"""
+
+    source: str
+    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility"]
+    value: str
+    raw: str
+    line: int
+    context: str = ""
+    detail: dict = Field(default_factory=dict)
+
+
+class SourceEntry(_Model):
+    """One source of the window (contract ``sources[]``)."""
+
+    path: str
+    kind: SourceKind
+    agent: str | None = None
+    time: datetime | None = None
+    time_from: TimeFrom | None = None
+    bytes: int = 0
+    relevance: int = 0
+    status: SourceStatus = "read"
+    reason: str | None = None
+    duplicate_of: str | None = None
+    encoding: str | None = None
+    sha256: str | None = None
+    in_window: bool = True
+    flags: list[str] = Field(default_factory=list)
+    title: str | None = None
+
+
+class Window(_Model):
+    start: datetime
+    end: datetime
+
+
+class BaseDoc(_Model):
+    path: str
+    version: str | None = None
+    updated: datetime | None = None
+
+
+class Increment(_Model):
+    rank: int
+    title: str
+    status: IncrementStatus
+    arxiv: list[str] = Field(default_factory=list)
+    urls: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    work_queue: str | None = None
+    paper_card: int | None = None
+    points: list[str] = Field(default_factory=list)
+    argument: str = ""
+    credibility: int = 3
+    credibility_reason: str = ""
+    relation: str = ""
+    section: str | None = None
+    section_title: str | None = None
+    key: str | None = None
+    relevance: int = 0
+    card_status: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+class BriefWarning(_Model):
+    id: str
+    register: str | None = None
+    kind: str
+    text: str
+    risk: str = "中"
+    action: str = ""
+    sources: list[str] = Field(default_factory=list)
+    carried_from: str | None = None
+    subject: str | None = None
+    key: str | None = None
+    decision: str | None = None
+
+
+class ArxivEntry(_Model):
+    id: str
+    version: str | None = None
+    verified: Verified = "unverified"
+    title: str | None = None
+    section: str | None = None
+    credibility: int | None = None
+    note: str | None = None
+    status: IncrementStatus | None = None
+    published: str | None = None
+    likely: str | None = None
+
+
+class GapEntry(_Model):
+    agent: str
+    slot: str
+    date: str
+    status: GapStatus
+    streak: int = 0
+    arrived: datetime | None = None
+    due: datetime | None = None
+    closed: bool = False
+    note: str | None = None
+
+
+class AlertEntry(_Model):
+    key: str
+    to: list[str] = Field(default_factory=list)
+    sent: datetime | None = None
+    kind: str | None = None
+    severity: str | None = None
+    text: str | None = None
+
+
+class Stats(_Model):
+    sources_read: int = 0
+    sources_skipped: int = 0
+    arxiv_requests: int = 0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    seconds: float = 0.0
+    offline: bool = False
+
+
+class Brief(_Model):
+    """The whole brief: what the Markdown is rendered from and the JSON is written from."""
+
+    topic: str
+    date: str
+    thread: str
+    executor: str
+    window: Window
+    base_doc: BaseDoc
+    density: str = "低"
+    honesty: str = ""
+    summary: list[str] = Field(default_factory=list)
+    sources: list[SourceEntry] = Field(default_factory=list)
+    increments: list[Increment] = Field(default_factory=list)
+    warnings: list[BriefWarning] = Field(default_factory=list)
+    arxiv: list[ArxivEntry] = Field(default_factory=list)
+    gaps: list[GapEntry] = Field(default_factory=list)
+    alerts: list[AlertEntry] = Field(default_factory=list)
+    stats: Stats = Field(default_factory=Stats)
+    e2: list[dict] = Field(default_factory=list)
+    excluded: list[dict] = Field(default_factory=list)
+    generated_by: str = "baton"
