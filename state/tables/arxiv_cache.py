@@ -1,0 +1,1 @@
+"""Tables of the arxiv cache records (filled in by its owner)."""

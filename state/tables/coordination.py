@@ -1,0 +1,1 @@
+"""Tables of the coordination records (filled in by its owner)."""

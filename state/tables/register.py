@@ -1,0 +1,1 @@
+"""Tables of the register records (filled in by its owner)."""
