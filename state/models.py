@@ -6,6 +6,7 @@ renamed or removed. ``extra="forbid"`` keeps typos out of what we write.
 
 from __future__ import annotations
 
+import warnings
 from datetime import datetime
 from typing import Literal
 
@@ -114,6 +115,10 @@ class Increment(_Model):
     warnings: list[str] = Field(default_factory=list)
 
 
+# The contract names a field "register", which pydantic warns shadows ABCMeta.register.
+warnings.filterwarnings("ignore", message='Field name "register"', category=UserWarning)
+
+
 class BriefWarning(_Model):
     id: str
     register: str | None = None
@@ -151,6 +156,11 @@ class GapEntry(_Model):
     due: datetime | None = None
     closed: bool = False
     note: str | None = None
+    # Added by the coordinator (issue 5): the check that first saw the slot-day, and the late note.
+    open_at_check: bool = False
+    checked_at: datetime | None = None
+    closed_at: datetime | None = None
+    source: str | None = None
 
 
 class AlertEntry(_Model):

@@ -1,0 +1,78 @@
+"""The one parser of paper cards (``organized/paper_cards/<card>-<yymm>-<nnnnn>.md``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from agents.scanner.arxiv_ids import parse_arxiv_id
+from agents.scanner.notes import VaultFile
+
+__all__ = ["Card", "parse_card"]
+
+
+class Card(BaseModel):
+    """A paper card's front matter (unknown keys are kept out, known ones checked)."""
+
+    # Cards are written by other tools that add keys over time; an unknown key
+    # must not make a good card unreadable, so extra keys are ignored here.
+    model_config = ConfigDict(extra="ignore")
+
+    path: str
+    card: int
+    arxiv: str
+    title: str
+    primary: str
+    secondary: str | None = None
+    kind: str | None = None
+    ingested: datetime
+    source: str | None = None
+    status: str = "pending"
+    venue: str | None = None
+    summary: str = ""
+
+    @field_validator("ingested")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("ingested needs a UTC offset, e.g. 2026-09-29T06:10+08:00")
+        return value
+
+    @field_validator("arxiv", mode="before")
+    @classmethod
+    def _identifier(cls, value: object) -> str:
+        ref = parse_arxiv_id(str(value))
+        if ref.malformed:
+            raise ValueError(ref.reason or f"{value!r} is not an arXiv identifier")
+        return ref.id
+
+    @field_validator("venue", "secondary", mode="before")
+    @classmethod
+    def _nullable(cls, value: object) -> object:
+        return None if value in ("null", "None", "") else value
+
+    @property
+    def classified(self) -> bool:
+        """True when the card's classification is final (not pending)."""
+        return self.status == "classified"
+
+
+def parse_card(file: VaultFile) -> Card | str:
+    """Return the card of ``file``, or the reason it cannot be read as one."""
+    if file.text is None:
+        return next((reason for _, reason in file.problems), "unreadable")
+    if file.front.error:
+        return f"front matter is not valid YAML: {file.front.error}"
+    if not file.front.present:
+        return "a paper card needs YAML front matter (card, arxiv, title, primary, ingested…)"
+    try:
+        return Card(path=file.path, summary=file.body.strip()[:2000], **file.front.data)
+    except (ValidationError, TypeError) as exc:
+        if isinstance(exc, ValidationError):
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+            )
+        else:
+            problems = str(exc)
+        return f"invalid card front matter: {problems}"

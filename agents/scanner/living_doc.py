@@ -1,0 +1,101 @@
+"""The one parser of a topic's living document: sections, bullets, anchoring markers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.frontmatter import split_front_matter
+
+__all__ = ["Bullet", "Section", "LivingDoc", "parse_living_doc"]
+
+_SECTION = re.compile(r"^##\s+(?P<id>§\s*[\w.()（）]+)\s*(?P<title>.*)$")
+_MARKER = re.compile(r"〔\s*v(?P<version>[\d.]+)\s*·\s*(?P<day>\d{4}-\d{2}-\d{2})\s*〕\s*$")
+
+
+@dataclass
+class Bullet:
+    """One anchored item: a bullet and its 〔vNNN · YYYY-MM-DD〕 marker."""
+
+    text: str
+    line: int
+    version: str | None = None
+    day: date | None = None
+    arxiv: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    """A ``## §N.N title`` section and its bullets."""
+
+    id: str
+    title: str
+    line: int
+    bullets: list[Bullet] = field(default_factory=list)
+
+
+@dataclass
+class LivingDoc:
+    """A living document: version, update time and its sections."""
+
+    version: str | None = None
+    updated: datetime | None = None
+    sections: list[Section] = field(default_factory=list)
+
+    def anchored_as_of(self, day: date) -> list[tuple[Section, Bullet]]:
+        """Bullets anchored before ``day``: the evening merge of D-1 counts for D, D's own does not."""
+        return [
+            (section, bullet)
+            for section in self.sections
+            for bullet in section.bullets
+            if bullet.day is None or bullet.day < day
+        ]
+
+    def anchored_ids(self, day: date) -> dict[str, tuple[Section, Bullet]]:
+        """The arXiv ids anchored before ``day``, each with its first section and bullet."""
+        anchored: dict[str, tuple[Section, Bullet]] = {}
+        for section, bullet in self.anchored_as_of(day):
+            for identifier in bullet.arxiv:
+                anchored.setdefault(identifier, (section, bullet))
+        return anchored
+
+    def section(self, section_id: str) -> Section | None:
+        """Return the section ``section_id`` (e.g. ``§3.3``)."""
+        return next((s for s in self.sections if s.id == section_id), None)
+
+
+def parse_living_doc(text: str) -> LivingDoc:
+    """Parse ``text``; the change log (a section without a § number) is not anchored content."""
+    front, body = split_front_matter(text)
+    doc = LivingDoc(version=str(front.data["version"]) if front.data.get("version") is not None else None)
+    if front.data.get("updated"):
+        try:
+            doc.updated = datetime.fromisoformat(str(front.data["updated"]))
+        except ValueError:
+            doc.updated = None
+    current: Section | None = None
+    offset = front.body_start_line
+    for number, line in enumerate(body.split("\n"), start=offset + 1):
+        if line.startswith("## "):
+            match = _SECTION.match(line)
+            current = Section(re.sub(r"\s+", "", match.group("id")), match.group("title").strip(), number) \
+                if match else None
+            if current is not None:
+                doc.sections.append(current)
+            continue
+        if current is None or not line.lstrip().startswith(("- ", "* ")):
+            continue
+        content = line.lstrip()[2:].strip()
+        marker = _MARKER.search(content)
+        bullet = Bullet(text=_MARKER.sub("", content).strip(), line=number)
+        if marker:
+            bullet.version = marker.group("version")
+            try:
+                bullet.day = date.fromisoformat(marker.group("day"))
+            except ValueError:
+                bullet.day = None
+        bullet.arxiv = list(dict.fromkeys(ref.id for ref in find_arxiv_refs(content) if not ref.malformed))
+        current.bullets.append(bullet)
+    return doc

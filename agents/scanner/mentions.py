@@ -1,0 +1,160 @@
+"""The one extractor of mentions: what a source says that a brief must check or cite."""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.urls import find_urls, normalize_url
+from state.models import Mention
+
+__all__ = ["extract_mentions", "PRODUCTS", "METRICS", "sentence_at"]
+
+PRODUCTS = (
+    "vLLM", "SGLang", "TensorRT-LLM", "TRT-LLM", "llama.cpp", "Ollama", "TGI", "LMDeploy", "Dynamo",
+    "llm-d", "FlashInfer", "LMCache", "Mooncake", "LangGraph", "MCP", "XInference", "MLX", "KTransformers",
+)
+_PRODUCT_RE = "|".join(re.escape(p) for p in sorted(PRODUCTS, key=len, reverse=True))
+_VERSION = re.compile(
+    rf"(?<![\w-])(?P<product>{_PRODUCT_RE})\s*(?:版本\s*|version\s*)?(?P<ver>v?\d+\.\d+(?:\.\d+)?(?:-?rc\d+)?)"
+    r"(?![\d.]*\d)(?!\s*(?:%|×|倍|ms|GB|x\b|\.\d))(?:\s*[（(]?\s*(?P<date>\d{4}-\d{2}-\d{2}))?",
+    re.IGNORECASE,
+)
+METRICS = (
+    "TTFT", "ITL", "TPOT", "P50", "P99", "吞吐", "throughput", "goodput", "延迟", "latency", "加速", "speedup",
+    "命中率", "hit", "压缩", "显存", "内存", "accuracy", "精度", "锚点", "配置", "QPS", "tok/s", "req/s",
+)
+_UNITS = r"ms|s|秒|×|x|倍|%|GB|GiB|TB|MB|tok/s|tokens/s|req/s|K|M|B|pt|个|configs?|configurations?"
+_FIGURE = re.compile(
+    rf"(?<![\w.])(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?:[-–~～]|to)\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNITS})(?![A-Za-z])"
+)
+_PROMISE = re.compile(
+    r"(?P<lead>计划|预计|将于|承诺|拟于|预定|说是|宣布将)[^。；\n]{0,12}?"
+    r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)"
+    r"[^。；\n]{0,20}?(?P<what>发布|上线|开源|release|推出|落地|公开|发)",
+    re.IGNORECASE,
+)
+_INSTRUCTION = re.compile(
+    r"(给模型的话|致模型|to the model|ignore (?:all )?(?:previous|prior) instructions|忽略(?:你)?之前(?:收到的)?(?:所有)?(?:的)?指令|你是一个?\s*(?:AI|语言模型|assistant))",
+    re.IGNORECASE,
+)
+_CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
+_SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
+
+
+def sentence_at(line: str, start: int, end: int) -> str:
+    """Return the sentence of ``line`` that holds ``line[start:end]``, trimmed to 300 characters."""
+    begin = 0
+    for match in _SENTENCE_END.finditer(line, 0, start):
+        begin = match.end()
+    stop_match = _SENTENCE_END.search(line, end)
+    stop = stop_match.end() if stop_match else len(line)
+    sentence = line[begin:stop].strip(" -•*|\t")
+    return sentence if len(sentence) <= 300 else sentence[:297] + "…"
+
+
+def _due_of(when: str) -> tuple[str, str] | None:
+    digits = [int(part) for part in re.findall(r"\d+", when)]
+    if len(digits) < 2 or not 1 <= digits[1] <= 12:
+        return None
+    year, month = digits[0], digits[1]
+    if len(digits) >= 3:
+        return f"{year:04d}-{month:02d}-{digits[2]:02d}", f"{year:04d}-{month:02d}-{digits[2]:02d}"
+    last = calendar.monthrange(year, month)[1]
+    return f"{year:04d}-{month:02d}", f"{year:04d}-{month:02d}-{last:02d}"
+
+
+def _entities(text: str) -> list[str]:
+    found = []
+    for match in re.finditer(rf"(?<![\w-])({_PRODUCT_RE})(?![\w])", text, re.IGNORECASE):
+        canonical = next(p for p in PRODUCTS if p.lower() == match.group(1).lower())
+        if canonical not in found:
+            found.append(canonical)
+    return found
+
+
+def _metric(text: str, position: int) -> str | None:
+    """The metric a figure measures: the nearest metric word before it, else the first after it."""
+    lowered = text.lower()
+    before = [(lowered.rfind(m.lower(), 0, position), m) for m in METRICS]
+    before = [(at, m) for at, m in before if at >= 0]
+    if before:
+        return max(before)[1]
+    after = [(lowered.find(m.lower(), position), m) for m in METRICS]
+    after = [(at, m) for at, m in after if at >= 0]
+    return min(after)[1] if after else None
+
+
+def _nearest_entity(text: str, position: int) -> str | None:
+    """The product named closest before ``position`` (else the first after it)."""
+    best = None
+    for match in re.finditer(rf"(?<![\w-])({_PRODUCT_RE})(?![\w])", text, re.IGNORECASE):
+        canonical = next(p for p in PRODUCTS if p.lower() == match.group(1).lower())
+        if match.start() < position:
+            best = canonical
+        elif best is None:
+            return canonical
+    return best
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def extract_mentions(source: str, text: str) -> list[Mention]:
+    """Extract every mention from ``text`` (the body of ``source``), line by line."""
+    mentions: list[Mention] = []
+    for index, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        url_spans = []
+        for url, start, end in find_urls(line):
+            url_spans.append((start, end))
+            mentions.append(Mention(source=source, kind="url", value=normalize_url(url), raw=url, line=index,
+                                    context=sentence_at(line, start, end), detail={"raw": url}))
+        for ref in find_arxiv_refs(line):
+            mentions.append(Mention(
+                source=source, kind="arxiv", value=ref.id, raw=ref.raw, line=index,
+                context=line.strip()[:300],
+                detail={"version": ref.version, "malformed": ref.malformed, "reason": ref.reason,
+                        "in_url": any(s <= ref.start < e for s, e in url_spans)},
+            ))
+        for match in _VERSION.finditer(line):
+            product = next(p for p in PRODUCTS if p.lower() == match.group("product").lower())
+            version = match.group("ver")
+            mentions.append(Mention(
+                source=source, kind="version", value=f"{product} {version.lstrip('vV')}", raw=match.group(0),
+                line=index, context=sentence_at(line, match.start(), match.end()),
+                detail={"product": product, "version": version, "date": match.group("date")},
+            ))
+        for match in _FIGURE.finditer(line):
+            if any(s <= match.start() < e for s, e in url_spans):
+                continue
+            sentence = sentence_at(line, match.start(), match.end())
+            offset = sentence.find(match.group(0).strip())
+            unit = match.group("unit")
+            mentions.append(Mention(
+                source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
+                context=sentence,
+                detail={"number": _number(match.group("num")),
+                        "high": _number(match.group("high")) if match.group("high") else None,
+                        "unit": unit, "metric": _metric(sentence, max(offset, 0)), "entities": _entities(sentence),
+                        "entity": _nearest_entity(sentence, max(offset, 0))},
+            ))
+        for match in _PROMISE.finditer(line):
+            due = _due_of(match.group("when"))
+            if due is None:
+                continue
+            mentions.append(Mention(
+                source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
+                context=sentence_at(line, match.start(), match.end()),
+                detail={"due": due[1], "what": match.group("what")},
+            ))
+        if _INSTRUCTION.search(line):
+            mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),
+                                    line=index, context=line.strip()[:300]))
+        for match in _CREDIBILITY.finditer(line):
+            mentions.append(Mention(source=source, kind="credibility", value=match.group(0), raw=match.group(0),
+                                    line=index, context=line.strip()[:200]))
+    return mentions

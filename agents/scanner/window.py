@@ -1,0 +1,233 @@
+"""Scanning one topic's window of the vault: every source, its status, and its mentions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from fnmatch import fnmatch
+from pathlib import Path
+
+from agents.scanner.cards import Card, parse_card
+from agents.scanner.living_doc import LivingDoc, parse_living_doc
+from agents.scanner.mentions import extract_mentions
+from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file
+from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
+from agents.scanner.register import RegisterEntry, parse_register
+from agents.scanner.relevance import relevance
+from state.errors import VaultError
+from state.models import Mention, SourceEntry
+from state.vault_config import Topic, VaultConfig
+
+__all__ = ["WindowScan", "scan_window", "REGISTER_PATH", "QUEUE_PATH", "BASELINE_DAYS"]
+
+REGISTER_PATH = "organized/registry/contradictions.md"
+QUEUE_PATH = "organized/queue/work-queue.md"
+CARDS_DIR = "organized/paper_cards"
+BASELINE_DAYS = 2  # earlier briefs of the slot read as the baseline (the examples read D-2 and D-1)
+# Which defect names a file's status when several apply: the first in this order.
+_PRECEDENCE = ("unreadable", "undated", "decode_error", "bad_front_matter", "out_of_window", "duplicate",
+               "empty", "truncated")
+
+
+@dataclass
+class WindowScan:
+    """Everything the scanner found for one topic and day."""
+
+    topic: Topic
+    day: date
+    start: datetime
+    end: datetime
+    sources: list[SourceEntry] = field(default_factory=list)
+    files: list[VaultFile] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    queue: QueueSnapshot | None = None
+    living: LivingDoc = field(default_factory=LivingDoc)
+    register: list[RegisterEntry] = field(default_factory=list)
+    earlier_briefs: list[VaultFile] = field(default_factory=list)
+    blobs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def thread(self) -> str:
+        """The thread id of this topic and day."""
+        return f"{self.topic.name}:{self.day.isoformat()}"
+
+
+def _entry(file: VaultFile, kind: str, flags: list[str], reasons: dict[str, str], in_window: bool,
+           score: int, duplicate_of: str | None = None) -> SourceEntry:
+    status = next((flag for flag in _PRECEDENCE if flag in flags), "read")
+    return SourceEntry(
+        path=file.path, kind=kind, agent=file.agent, time=file.time, time_from=file.time_from, bytes=file.size,
+        relevance=score, status=status, reason=reasons.get(status), duplicate_of=duplicate_of,
+        encoding=file.encoding, sha256=file.sha256 or None, in_window=in_window, flags=flags,
+    )
+
+
+def _own_brief_name(topic: Topic, cfg: VaultConfig, day: date) -> tuple[str, str] | None:
+    try:
+        slot = cfg.slot(topic.slot)
+    except Exception:  # noqa: BLE001 - a topic without a slot simply has no baseline briefs
+        return None
+    return slot.agent, slot.pattern
+
+
+def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
+    """Read the window ``(D-1 at window_end, D at window_end]`` of ``topic_name``."""
+    root = cfg.root
+    topic = cfg.topic(topic_name)
+    start, end = topic.window(day, cfg.tz)
+    scan = WindowScan(topic=topic, day=day, start=start, end=end)
+    inbox = root / "inbox"
+    if not inbox.is_dir():
+        raise VaultError(f"{str(root)!r} has no inbox/ folder: is this a vault?")
+    slot = _own_brief_name(topic, cfg, day)
+    _scan_inbox(cfg, scan, slot)
+    _scan_cards(cfg, scan)
+    _scan_organized(cfg, scan)
+    return scan
+
+
+def _near(name_day: date, scan: WindowScan) -> bool:
+    return scan.start.date() - timedelta(days=1) <= name_day <= scan.end.date()
+
+
+def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None) -> None:
+    tz = cfg.tz
+    candidates: list[VaultFile] = []
+    for agent_dir in sorted(p for p in (cfg.root / "inbox").iterdir() if p.is_dir()):
+        for path in sorted(agent_dir.glob("*.md")):
+            name = parse_note_name(path.name)
+            if name.day is None:
+                candidates.append(read_vault_file(cfg.root, path, tz))
+                continue
+            own = slot and agent_dir.name == slot[0] and fnmatch(path.name, slot[1].replace("{date}", "*"))
+            if own and scan.day - timedelta(days=BASELINE_DAYS) <= name.day < scan.day:
+                brief = read_vault_file(cfg.root, path, tz)
+                scan.earlier_briefs.append(brief)
+                scan.sources.append(_entry(brief, "brief", [k for k, _ in brief.problems],
+                                           dict(brief.problems), True, 0))
+                continue
+            if own and name.day == scan.day:
+                file = read_vault_file(cfg.root, path, tz)
+                scan.sources.append(_entry(
+                    file, "brief", ["out_of_window"],
+                    {"out_of_window": "this slot's own brief for the day: the output being written, not an input"},
+                    False, 0))
+                continue
+            if _near(name.day, scan):
+                candidates.append(read_vault_file(cfg.root, path, tz))
+    kept: dict[str, VaultFile] = {}
+    order = sorted(candidates, key=lambda f: (f.time or scan.end, len(f.path), f.path))
+    for file in order:
+        flags = [kind for kind, _ in file.problems]
+        reasons = dict(file.problems)
+        if file.time is None:
+            flags.append("undated")
+            reasons["undated"] = "no date in the file name (YYYY-MM-DD…): not a dated note, cannot be placed in a window"
+        in_window = file.time is not None and scan.start < file.time <= scan.end
+        if file.time is not None and not in_window:
+            flags.append("out_of_window")
+            side = "before the window start" if file.time <= scan.start else "after the window end"
+            reasons["out_of_window"] = (f"{file.time:%Y-%m-%d %H:%M} ({file.time_from}) is {side} "
+                                        f"({scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]")
+        duplicate_of = None
+        if file.sha256 and file.size and in_window:
+            if file.sha256 in kept:
+                duplicate_of = kept[file.sha256].path
+                flags.append("duplicate")
+                reasons["duplicate"] = f"byte-identical to {duplicate_of} (sha256 {file.sha256[:12]}…), kept the earlier"
+            else:
+                kept[file.sha256] = file
+        text = file.text or ""
+        score = relevance(text, scan.topic.keywords) if text else 0
+        entry = _entry(file, "note", flags, reasons, in_window, score, duplicate_of)
+        scan.sources.append(entry)
+        if entry.status in ("read", "truncated") and in_window:
+            scan.files.append(file)
+            scan.blobs[file.sha256] = text
+            scan.mentions.extend(extract_mentions(file.path, file.body))
+
+
+def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
+    folder = cfg.root / CARDS_DIR
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.md")):
+        file = read_vault_file(cfg.root, path, cfg.tz)
+        card = parse_card(file)
+        if isinstance(card, str):
+            status = "decode_error" if file.text is None else "bad_front_matter"
+            scan.sources.append(SourceEntry(path=file.path, kind="card", bytes=file.size, status=status,
+                                            reason=card, encoding=file.encoding, sha256=file.sha256 or None,
+                                            in_window=False, flags=[status]))
+            continue
+        when = card.ingested.astimezone(cfg.tz)
+        in_window = scan.start < when <= scan.end
+        if not in_window and not _near(when.date(), scan):
+            continue
+        text = f"{card.title}\n{file.body}"
+        entry = SourceEntry(path=file.path, kind="card", time=when, time_from="front_matter", bytes=file.size,
+                            relevance=relevance(text, scan.topic.keywords), encoding=file.encoding,
+                            sha256=file.sha256, in_window=in_window, title=card.title)
+        if not in_window:
+            entry.status, entry.flags = "out_of_window", ["out_of_window"]
+            entry.reason = (f"ingested {when:%Y-%m-%d %H:%M}, outside the window "
+                            f"({scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]")
+        scan.sources.append(entry)
+        if in_window:
+            scan.cards.append(card)
+            scan.blobs[file.sha256] = file.text or ""
+            scan.mentions.extend(extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}"))
+
+
+def _read_organized(cfg: VaultConfig, relative: str, kind: str, scan: WindowScan) -> VaultFile | None:
+    path = cfg.root / relative
+    if not path.is_file():
+        scan.sources.append(SourceEntry(path=relative, kind=kind, status="unreadable", in_window=False,
+                                        reason=f"{relative} is missing from the vault", flags=["unreadable"]))
+        return None
+    file = read_vault_file(cfg.root, path, cfg.tz)
+    if file.text is None:
+        scan.sources.append(_entry(file, kind, [k for k, _ in file.problems], dict(file.problems), False, 0))
+        return None
+    scan.blobs[file.sha256] = file.text
+    return file
+
+
+def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
+    living = _read_organized(cfg, scan.topic.living_doc, "living_doc", scan)
+    if living is not None:
+        scan.living = parse_living_doc(living.text or "")
+        scan.sources.append(SourceEntry(
+            path=living.path, kind="living_doc", time=scan.living.updated, bytes=living.size,
+            relevance=5, sha256=living.sha256, encoding=living.encoding, title=f"v{scan.living.version}"))
+    queue = _read_organized(cfg, QUEUE_PATH, "queue", scan)
+    if queue is not None:
+        scan.queue = latest_snapshot(parse_queue(queue.text or "", cfg.tz), scan.end)
+        entry = SourceEntry(path=queue.path, kind="queue", bytes=queue.size, sha256=queue.sha256,
+                            encoding=queue.encoding, relevance=3)
+        if scan.queue is None:
+            entry.status, entry.in_window, entry.flags = "out_of_window", False, ["out_of_window"]
+            entry.reason = f"no snapshot taken at or before {scan.end:%Y-%m-%d %H:%M}"
+        else:
+            entry.time, entry.time_from = scan.queue.taken, "body"
+            entry.title = f"snapshot {scan.queue.taken:%Y-%m-%d %H:%M} · {len(scan.queue.rows)} rows"
+        scan.sources.append(entry)
+    register = _read_organized(cfg, "organized/registry/contradictions.md", "register", scan)
+    if register is not None:
+        scan.register = parse_register(register.text or "")
+        updated = register.front.data.get("updated")
+        when = None
+        if updated:
+            try:
+                when = datetime.fromisoformat(str(updated))
+            except ValueError:
+                when = None
+        scan.sources.append(SourceEntry(path=register.path, kind="register", time=when, bytes=register.size,
+                                        sha256=register.sha256, encoding=register.encoding, relevance=3,
+                                        title=f"{len(scan.register)} entries"))
+
+
+def relative(root: Path, path: Path) -> str:
+    """``path`` relative to the vault root, POSIX style."""
+    return path.relative_to(root).as_posix()
