@@ -1,0 +1,91 @@
+"""The one template loader: Jinja2 files in this folder, strict about what the caller passes.
+
+A template and its caller must agree on the variables: rendering fails with
+``TemplateError`` naming the missing ones (checked before rendering from the
+template's own source, and again for attributes reached at render time,
+since ``StrictUndefined`` raises on any undefined use). The approach follows
+simonw/llm's ``templates.py``, which refuses to run a template whose
+variables were not all supplied.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    TemplateSyntaxError,
+    UndefinedError,
+    meta,
+)
+
+from state.errors import TemplateError
+
+__all__ = ["PROMPTS_DIR", "template_variables", "render_template"]
+
+PROMPTS_DIR = Path(__file__).resolve().parent
+
+
+def _stars(value: int | None) -> str:
+    """Credibility 1-5 as the team writes it (★★★★☆ is not their style: only filled stars)."""
+    if not value:
+        return "—"
+    return "★" * max(1, min(5, int(value)))
+
+
+def _hhmm(value: datetime | None) -> str:
+    return value.strftime("%H:%M") if value else "—"
+
+
+def _stamp(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value else "—"
+
+
+def _size(value: int | None) -> str:
+    if not value:
+        return "0B"
+    if value < 1024:
+        return f"{value}B"
+    return f"{value / 1024:.1f}KB"
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(PROMPTS_DIR)),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,  # Markdown, not HTML
+    )
+    env.filters.update(stars=_stars, hhmm=_hhmm, stamp=_stamp, size=_size)
+    return env
+
+
+_ENV = _environment()
+
+
+def template_variables(name: str) -> set[str]:
+    """Return the top-level variables template ``name`` reads."""
+    try:
+        source, _, _ = _ENV.loader.get_source(_ENV, name)  # type: ignore[union-attr]
+        return set(meta.find_undeclared_variables(_ENV.parse(source)))
+    except TemplateNotFound as exc:
+        raise TemplateError(f"template {name!r} not found in {str(PROMPTS_DIR)!r}") from exc
+    except TemplateSyntaxError as exc:
+        raise TemplateError(f"template {name!r} line {exc.lineno}: {exc.message}") from exc
+
+
+def render_template(name: str, **variables: object) -> str:
+    """Render template ``name``; raise TemplateError naming what the caller did not supply."""
+    missing = sorted(template_variables(name) - set(variables))
+    if missing:
+        raise TemplateError(f"template {name!r} needs variables the caller did not pass: {', '.join(missing)}")
+    try:
+        return _ENV.get_template(name).render(**variables)
+    except UndefinedError as exc:
+        raise TemplateError(f"template {name!r} reads something the caller did not supply: {exc.message}") from exc

@@ -1,1 +1,152 @@
-"""Tables of the coordination records (filled in by its owner)."""
+"""Coordination tables: excuses, the recorded gap state of each slot-day, the alert outbox.
+
+The outbox holds one row per alert key (``slot/date/kind``); a row is written
+in the same transaction as the gap state that caused it, and each sink's
+delivery is recorded separately, so a crash between deciding and sending
+re-sends on the next run while a completed send never repeats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from state.db import Base, Database
+from state.models import GapEntry
+
+__all__ = [
+    "ExcuseRow",
+    "GapStateRow",
+    "OutboxRow",
+    "DeliveryRow",
+    "Excuse",
+    "record_excuse",
+    "load_excuses",
+    "upsert_gap_states",
+    "insert_outbox_rows",
+]
+
+
+class ExcuseRow(Base):
+    """A person's excuse of one slot for one day; every decision is kept, the latest counts."""
+
+    __tablename__ = "excuses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    slot: Mapped[str] = mapped_column(String(120), index=True)
+    day: Mapped[str] = mapped_column(String(10))
+    by: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(Text)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GapStateRow(Base):
+    """The last recorded state of one slot-day (what the alerts were decided from)."""
+
+    __tablename__ = "gap_states"
+    __table_args__ = (UniqueConstraint("slot", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    slot: Mapped[str] = mapped_column(String(120))
+    day: Mapped[str] = mapped_column(String(10), index=True)
+    status: Mapped[str] = mapped_column(String(10))
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    open_at_check: Mapped[bool] = mapped_column(Boolean, default=False)
+    entry: Mapped[dict] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OutboxRow(Base):
+    """One alert decided once per key; ``sent`` is set when every sink that serves it delivered."""
+
+    __tablename__ = "alert_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    slot: Mapped[str] = mapped_column(String(120))
+    day: Mapped[str] = mapped_column(String(10), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    severity: Mapped[str] = mapped_column(String(10))
+    recipients: Mapped[list] = mapped_column(JSON)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    backfill: Mapped[bool] = mapped_column(Boolean, default=False)
+    sent: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class DeliveryRow(Base):
+    """One completed send of one outbox row to one sink."""
+
+    __tablename__ = "alert_deliveries"
+    __table_args__ = (UniqueConstraint("outbox_id", "sink"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    outbox_id: Mapped[int] = mapped_column(ForeignKey("alert_outbox.id"), index=True)
+    sink: Mapped[str] = mapped_column(String(200))
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class Excuse:
+    """Who excused a slot-day and why."""
+
+    slot: str
+    day: date
+    by: str
+    reason: str
+    recorded_at: datetime
+
+    def __str__(self) -> str:
+        return f"{self.by}：{self.reason}"
+
+
+def record_excuse(db: Database, slot: str, day: date, by: str, reason: str, recorded_at: datetime) -> Excuse:
+    """Record that ``by`` excused ``slot`` (``agent/name``) on ``day``."""
+    with db.session() as session:
+        session.add(ExcuseRow(slot=slot, day=day.isoformat(), by=by, reason=reason, recorded_at=recorded_at))
+    return Excuse(slot, day, by, reason, recorded_at)
+
+
+def load_excuses(db: Database) -> dict[tuple[str, date], Excuse]:
+    """Every excused slot-day, the latest decision winning; pass it to ``compute_gaps``."""
+    with db.session() as session:
+        rows = session.scalars(select(ExcuseRow).order_by(ExcuseRow.recorded_at, ExcuseRow.id)).all()
+    excuses: dict[tuple[str, date], Excuse] = {}
+    for row in rows:
+        day = date.fromisoformat(row.day)
+        excuses[(row.slot, day)] = Excuse(row.slot, day, row.by, row.reason, row.recorded_at)
+    return excuses
+
+
+def upsert_gap_states(session: Session, gaps: list[GapEntry], now: datetime) -> None:
+    """Record the state of each slot-day in ``session`` (inside the caller's transaction)."""
+    keys = {(f"{g.agent}/{g.slot}", g.date): g for g in gaps}
+    days = {day for _, day in keys}
+    existing = {
+        (row.slot, row.day): row
+        for row in session.scalars(select(GapStateRow).where(GapStateRow.day.in_(days)))
+    } if days else {}
+    for (slot, day), gap in keys.items():
+        row = existing.get((slot, day))
+        if row is None:
+            row = GapStateRow(slot=slot, day=day)
+            session.add(row)
+        row.status, row.streak, row.open_at_check = gap.status, gap.streak, gap.open_at_check
+        row.entry, row.updated_at = gap.model_dump(mode="json"), now
+
+
+def insert_outbox_rows(session: Session, rows: list[dict]) -> None:
+    """Insert outbox rows whose key is new; a key already there is left as it is."""
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+        session.execute(insert(OutboxRow).values(rows).on_conflict_do_nothing(index_elements=["key"]))
+        return
+    known = set(session.scalars(select(OutboxRow.key).where(OutboxRow.key.in_([r["key"] for r in rows]))))
+    session.add_all(OutboxRow(**r) for r in rows if r["key"] not in known)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from state.db import Base
 
-__all__ = ["RunRow", "SourceRow", "MentionRow", "BlobRow", "BriefRow"]
+__all__ = ["RunRow", "SourceRow", "MentionRow", "BlobRow", "BriefRow", "ArtifactRow"]
 
 
 class BlobRow(Base):
@@ -84,3 +84,15 @@ class BriefRow(Base):
     markdown: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64))
     revision: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class ArtifactRow(Base):
+    """A node's result for a thread, by name (e.g. "verify"): state holds the name, not the payload."""
+
+    __tablename__ = "artifacts"
+    __table_args__ = (UniqueConstraint("thread", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    thread: Mapped[str] = mapped_column(String(100), index=True)
+    name: Mapped[str] = mapped_column(String(50))
+    payload: Mapped[dict] = mapped_column(JSON)

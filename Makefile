@@ -1,0 +1,32 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Each sets up .venv itself.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench quality clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (Python 3.11) on PATH"; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/baton demo --dir demo-vault
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_arxiv.py
+
+quality: $(STAMP)
+	$(BIN)/python -m workflows.quality
+
+clean:
+	rm -rf $(VENV) demo-vault .pytest_cache .ruff_cache

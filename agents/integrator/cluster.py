@@ -1,0 +1,285 @@
+"""Mentions → items: one item per paper, URL or named thing, however many sources cite it.
+
+Identity rules (issue 4): the same arXiv number in any spelling or version
+(the mention's value is already the id without version), the same URL after
+``normalize_url`` (arXiv abs/html/pdf links fold into the paper), or the same
+named thing: a GitHub PR written ``owner/repo#123`` or as its URL.
+
+A note discusses one subject per passage: a Markdown heading, or an
+``增量 N：`` line in a brief, starts a passage, and the anchors on that line
+(or on the link line right under it) are the passage's subject. Those anchors
+are one item even when they differ (a heading naming the paper, a line under
+it giving a blog URL), and the passage's figures and sentences belong to it.
+Anchors merely listed inside someone else's passage stay separate items.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from agents.scanner.arxiv_ids import find_arxiv_refs
+from state.models import Mention
+
+if TYPE_CHECKING:
+    from agents.scanner.notes import VaultFile
+
+__all__ = ["Passage", "Item", "cluster_items", "item_keys", "passages_of", "PR_REF"]
+
+# owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
+PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
+_PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
+_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
+_LINK_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:URL[:：]\s*)?(?:<?https?://|arXiv)", re.IGNORECASE)
+_ANCHOR_KINDS = ("arxiv", "url")
+
+
+@dataclass
+class Passage:
+    """A heading-delimited stretch of one source: where one subject is discussed."""
+
+    path: str
+    start: int  # 1-based line of the heading (0 for text before the first heading)
+    end: int  # last line, inclusive
+    heading: str
+    lines: list[tuple[int, str]] = field(default_factory=list)
+    subject: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Item:
+    """One paper, URL or named thing with everything the window says about it."""
+
+    key: str
+    keys: set[str] = field(default_factory=set)
+    arxiv: list[str] = field(default_factory=list)
+    versions: dict[str, set[int]] = field(default_factory=dict)
+    malformed: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    anchors: list[Mention] = field(default_factory=list)
+    figures: list[Mention] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)
+    card: Any = None  # agents.scanner.cards.Card
+    queue_flag: str | None = None
+    queue_card: int | None = None
+    queue_title: str | None = None
+
+    @property
+    def agents(self) -> set[str]:
+        """The inbox agents among the sources (independence of evidence)."""
+        return {p.split("/")[1] for p in self.sources if p.startswith("inbox/") and p.count("/") >= 2}
+
+    @property
+    def note_sources(self) -> list[str]:
+        """Sources that are notes (not the paper card)."""
+        return [p for p in self.sources if p.startswith("inbox/")]
+
+
+def _url_key(url: str) -> str:
+    """Key of a normalised URL: arXiv links are the paper, GitHub PR links the PR."""
+    refs = [r for r in find_arxiv_refs(url) if r.marked and not r.malformed]
+    if refs:
+        return f"arxiv:{refs[0].id}"
+    pr = _PR_URL.search(url)
+    if pr:
+        return f"pr:{pr.group(1).lower()}#{pr.group(2)}"
+    return f"url:{url}"
+
+
+def item_keys(mention: Mention) -> list[str]:
+    """The identity keys an anchor mention (arxiv or url) stands for."""
+    if mention.kind == "arxiv":
+        return [f"arxiv:{mention.value}"]
+    if mention.kind == "url":
+        return [_url_key(mention.value)]
+    return []
+
+
+def _named_keys(text: str) -> list[str]:
+    return [f"pr:{m.group(1).lower()}#{m.group(2)}" for m in PR_REF.finditer(text)]
+
+
+def passages_of(path: str, text: str) -> list[Passage]:
+    """Split one source into passages at headings and ``增量 N：`` lines."""
+    passages: list[Passage] = [Passage(path, 0, 0, "")]
+    for number, line in enumerate(text.split("\n"), start=1):
+        if _HEADING.match(line):
+            passages.append(Passage(path, number, number, line.strip()))
+        else:
+            passages[-1].lines.append((number, line))
+        passages[-1].end = number
+    return [p for p in passages if p.heading or any(line.strip() for _, line in p.lines)]
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, key: str) -> str:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The arXiv key wins as the root so an item is named by its paper.
+            if rb.startswith("arxiv:") and not ra.startswith("arxiv:"):
+                ra, rb = rb, ra
+            self.parent[rb] = ra
+
+
+def _line_offset(file_text: str, mentions: Sequence[Mention]) -> int:
+    """Lines between the mention numbering and the file text (front matter stripped or not)."""
+    lines = file_text.split("\n")
+    for mention in mentions:
+        if not mention.raw:
+            continue
+        index = mention.line - 1
+        if 0 <= index < len(lines) and mention.raw in lines[index]:
+            return 0
+        for shift in range(1, 40):
+            if 0 <= index + shift < len(lines) and mention.raw in lines[index + shift]:
+                return shift
+    return 0
+
+
+def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], heading_text: str) -> set[str]:
+    keys = set(anchors_by_line.get(passage.start, [])) | set(_named_keys(heading_text))
+    if keys or not passage.heading:
+        return keys
+    for number, line in passage.lines[:3]:
+        if not line.strip():
+            continue
+        if _LINK_LINE.match(line):
+            return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
+        break
+    return keys
+
+
+def cluster_items(
+    mentions: Iterable[Mention],
+    files: Sequence[VaultFile],
+    cards: Sequence[Any] = (),
+    queue_rows: Sequence[Any] = (),
+) -> list[Item]:
+    """Group the window's mentions (and its cards) into items, in first-seen order."""
+    by_source: dict[str, list[Mention]] = {}
+    for mention in mentions:
+        by_source.setdefault(mention.source, []).append(mention)
+    texts = {f.path: (f.text or "") for f in files}
+    union = _Union()
+    order: list[str] = []
+    anchors: list[tuple[str, Mention]] = []
+    placed_figures: list[tuple[str, Mention]] = []
+    passages: dict[str, list[Passage]] = {}
+
+    def seen(key: str) -> None:
+        union.find(key)
+        if key not in order:
+            order.append(key)
+
+    for source, found in by_source.items():
+        text = texts.get(source, "")
+        shift = _line_offset(text, [m for m in found if m.kind in _ANCHOR_KINDS]) if text else 0
+        anchors_by_line: dict[int, list[str]] = {}
+        for mention in found:
+            for key in item_keys(mention):
+                seen(key)
+                anchors.append((key, mention))
+                anchors_by_line.setdefault(mention.line + shift, []).append(key)
+            if mention.kind in _ANCHOR_KINDS or mention.kind == "figure":
+                for key in _named_keys(mention.context):
+                    seen(key)
+        source_passages = passages_of(source, text) if text else []
+        for passage in source_passages:
+            for number, line in passage.lines:
+                for key in _named_keys(line):
+                    seen(key)
+                    anchors_by_line.setdefault(number, []).append(key)
+            passage.subject = _subject_keys(passage, anchors_by_line, passage.heading)
+            subject = sorted(passage.subject)
+            for other in subject[1:]:
+                union.union(subject[0], other)
+        passages[source] = source_passages
+        for mention in found:
+            if mention.kind != "figure":
+                continue
+            line = mention.line + shift
+            on_line = set(anchors_by_line.get(line, []))
+            passage = next((p for p in source_passages if p.start <= line <= p.end), None)
+            if len(on_line) == 1:
+                placed_figures.append((next(iter(on_line)), mention))
+            elif passage is not None and passage.subject:
+                placed_figures.append((sorted(passage.subject)[0], mention))
+
+    cards_by_id = {str(card.arxiv): card for card in cards}
+    for arxiv_id in cards_by_id:
+        seen(f"arxiv:{arxiv_id}")
+    rows_by_id = {str(row.arxiv): row for row in queue_rows}
+
+    items: dict[str, Item] = {}
+
+    def item_for(key: str) -> Item:
+        root = union.find(key)
+        if root not in items:
+            items[root] = Item(key=root)
+        item = items[root]
+        item.keys.add(key)
+        return item
+
+    for key in order:
+        item_for(key)
+    for key, mention in anchors:
+        item = item_for(key)
+        item.anchors.append(mention)
+        if mention.source not in item.sources:
+            item.sources.append(mention.source)
+        if mention.kind == "arxiv":
+            if mention.detail.get("malformed"):
+                if mention.value not in item.malformed:
+                    item.malformed.append(mention.value)
+            else:
+                version = mention.detail.get("version")
+                item.versions.setdefault(mention.value, set())
+                if version:
+                    item.versions[mention.value].add(int(version))
+        elif mention.kind == "url" and mention.value not in item.urls:
+            item.urls.append(mention.value)
+    for key, mention in placed_figures:
+        item = item_for(key)
+        if all((f.source, f.line, f.raw) != (mention.source, mention.line, mention.raw) for f in item.figures):
+            item.figures.append(mention)
+    for source_passages in passages.values():
+        for passage in source_passages:
+            if passage.subject:
+                item = item_for(sorted(passage.subject)[0])
+                item.passages.append(passage)
+                if passage.path not in item.sources:
+                    item.sources.append(passage.path)
+
+    for item in items.values():
+        for key in sorted(item.keys):
+            kind, _, value = key.partition(":")
+            if kind == "arxiv" and value not in item.arxiv and value not in item.malformed:
+                item.arxiv.append(value)
+            elif kind == "pr" and value not in item.names:
+                item.names.append(value)
+        for arxiv_id in item.arxiv:
+            if arxiv_id in cards_by_id and item.card is None:
+                item.card = cards_by_id[arxiv_id]
+                path = str(getattr(item.card, "path", "") or "")
+                if path and path not in item.sources:
+                    item.sources.append(path)
+            row = rows_by_id.get(arxiv_id)
+            if row is not None and item.queue_flag is None:
+                item.queue_flag = (getattr(row, "flag", None) or None)
+                item.queue_card = getattr(row, "card", None)
+                item.queue_title = getattr(row, "title", None)
+    return list(items.values())

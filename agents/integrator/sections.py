@@ -1,0 +1,100 @@
+"""Propose the living document's section an item belongs in, by deterministic text similarity.
+
+Why BM25 and not rapidfuzz: rapidfuzz scores how alike two strings are as
+strings (edit distance over tokens). Here a two-line item is compared with a
+section of ten long bullets, so length differences dominate its ratios, and
+it weighs "KV" (in every section) the same as "Disaggregation" (in one).
+BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+Beyond", 2009) scores shared *rare* terms and normalises by section length:
+that is the question "which section already talks about this". It is a few
+lines of arithmetic, deterministic, and needs no new dependency.
+
+Text is mixed Chinese and English: Latin words and numbers are tokens;
+Chinese runs become character bigrams (the usual trick without a segmenter).
+A section's title is counted three times: it names what the section is for.
+When the item's own arXiv number is already in a section, that section wins.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SectionMatch", "tokenize", "propose_section", "rank_sections"]
+
+_LATIN = re.compile(r"[a-z][a-z0-9+\-]*[a-z0-9+]|[a-z]|\d+(?:\.\d+)?")
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_STOP = frozenset(
+    "the a an of and or for to in on with by is are as at from vs via arxiv http https www com org "
+    "来源 锚入 待核 条目 已锚定".split()
+)
+_K1, _B, _TITLE_WEIGHT = 1.2, 0.75, 3
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case Latin words and numbers, Chinese character bigrams."""
+    lowered = text.lower()
+    tokens = [t for t in _LATIN.findall(lowered) if t not in _STOP]
+    for run in _CJK.findall(lowered):
+        if len(run) == 1:
+            tokens.append(run)
+        tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return [t for t in tokens if t not in _STOP]
+
+
+@dataclass(frozen=True)
+class SectionMatch:
+    """A section and how it was chosen."""
+
+    id: str
+    title: str
+    score: float
+    anchored: bool  # the item's own arXiv number already sits in this section
+
+
+def _documents(sections: Sequence[Any]) -> list[tuple[Any, Counter]]:
+    docs = []
+    for section in sections:
+        if not getattr(section, "id", None):
+            continue  # the change log and other unnumbered parts are not places to file items
+        words = tokenize(section.title) * _TITLE_WEIGHT
+        for bullet in section.bullets:
+            words.extend(tokenize(bullet.text))
+        docs.append((section, Counter(words)))
+    return docs
+
+
+def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ()) -> list[SectionMatch]:
+    """Score every numbered section against ``text``, best first (ties by section order)."""
+    docs = _documents(sections)
+    if not docs:
+        return []
+    query = set(tokenize(text))
+    lengths = [sum(c.values()) for _, c in docs]
+    average = sum(lengths) / len(lengths) or 1.0
+    frequency = Counter(term for _, counts in docs for term in counts)
+    scored = []
+    for index, ((section, counts), length) in enumerate(zip(docs, lengths, strict=True)):
+        score = 0.0
+        for term in query:
+            tf = counts.get(term, 0)
+            if not tf:
+                continue
+            idf = math.log(1 + (len(docs) - frequency[term] + 0.5) / (frequency[term] + 0.5))
+            score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
+        anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
+        scored.append((not anchored, -score, index, SectionMatch(section.id, section.title, score, anchored)))
+    scored.sort(key=lambda row: row[:3])
+    return [row[3] for row in scored]
+
+
+def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ()) -> SectionMatch | None:
+    """Return the best section for ``text``, or None when nothing in the document is related."""
+    ranked = rank_sections(text, sections, arxiv)
+    if not ranked or (ranked[0].score <= 0 and not ranked[0].anchored):
+        return None
+    return ranked[0]

@@ -1,0 +1,147 @@
+"""The store: one place that reads and writes a thread's records."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from state.db import Database
+from state.models import Brief, Mention, SourceEntry
+from state.tables.core import ArtifactRow, BlobRow, BriefRow, MentionRow, RunRow, SourceRow
+
+__all__ = ["Store", "sha256_text"]
+
+
+def sha256_text(text: str) -> str:
+    """SHA-256 of a text's UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Store:
+    """Thread-scoped records over one Database; every write is one transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # runs -----------------------------------------------------------------
+    def start_run(self, thread: str, topic: str, day: str, mode: str) -> int:
+        """Record the start of a graph invocation and return its id."""
+        with self.db.session() as session:
+            row = RunRow(thread=thread, topic=topic, day=day, started=datetime.now(UTC), mode=mode)
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def finish_run(self, run_id: int, status: str, seconds: float, error: str | None = None) -> None:
+        """Record how a run ended."""
+        with self.db.session() as session:
+            row = session.get(RunRow, run_id)
+            if row is not None:
+                row.status, row.seconds, row.error = status, seconds, error
+                row.finished = datetime.now(UTC)
+
+    def runs(self, thread: str) -> list[RunRow]:
+        """Every run of a thread, oldest first."""
+        with self.db.session() as session:
+            return list(session.scalars(select(RunRow).where(RunRow.thread == thread).order_by(RunRow.id)))
+
+    # blobs ----------------------------------------------------------------
+    def _insert_ignore(self, session, table, rows: list[dict], keys: list[str]) -> None:  # type: ignore[no-untyped-def]
+        if not rows:
+            return
+        dialect = session.bind.dialect.name
+        builder = pg_insert if dialect == "postgresql" else sqlite_insert
+        session.execute(builder(table).values(rows).on_conflict_do_nothing(index_elements=keys))
+
+    def put_blobs(self, blobs: dict[str, str]) -> None:
+        """Store document bodies by hash (existing ones are left as they are)."""
+        with self.db.session() as session:
+            rows = [{"sha256": sha, "text": text} for sha, text in blobs.items()]
+            for chunk in range(0, len(rows), 200):
+                self._insert_ignore(session, BlobRow.__table__, rows[chunk:chunk + 200], ["sha256"])
+
+    def blob(self, sha256: str) -> str | None:
+        """The text stored under ``sha256``."""
+        with self.db.session() as session:
+            row = session.get(BlobRow, sha256)
+            return row.text if row else None
+
+    # sources and mentions ---------------------------------------------------
+    def save_scan(self, thread: str, sources: list[SourceEntry], mentions: list[Mention],
+                  blobs: dict[str, str]) -> None:
+        """Replace the thread's sources and mentions (a re-run never duplicates them)."""
+        self.put_blobs(blobs)
+        with self.db.session() as session:
+            session.execute(delete(SourceRow).where(SourceRow.thread == thread))
+            session.execute(delete(MentionRow).where(MentionRow.thread == thread))
+            session.add_all(
+                SourceRow(thread=thread, path=s.path, kind=s.kind, agent=s.agent, sha256=s.sha256,
+                          encoding=s.encoding, time=s.time, time_from=s.time_from, bytes=s.bytes,
+                          relevance=s.relevance, status=s.status, reason=s.reason,
+                          entry=s.model_dump(mode="json"))
+                for s in sources
+            )
+            session.add_all(
+                MentionRow(thread=thread, source=m.source, kind=m.kind, value=m.value[:500],
+                           record=m.model_dump(mode="json"))
+                for m in mentions
+            )
+
+    def sources(self, thread: str) -> list[SourceEntry]:
+        """The thread's sources in scan order."""
+        with self.db.session() as session:
+            rows = session.scalars(select(SourceRow).where(SourceRow.thread == thread).order_by(SourceRow.id))
+            return [SourceEntry.model_validate(row.entry) for row in rows]
+
+    def mentions(self, thread: str) -> list[Mention]:
+        """The thread's mentions in extraction order."""
+        with self.db.session() as session:
+            rows = session.scalars(select(MentionRow).where(MentionRow.thread == thread).order_by(MentionRow.id))
+            return [Mention.model_validate(row.record) for row in rows]
+
+    # briefs -----------------------------------------------------------------
+    def save_brief(self, thread: str, run_id: int | None, brief: Brief, markdown: str) -> str:
+        """Store the thread's draft (replacing the previous one) and return its SHA-256."""
+        digest = sha256_text(markdown)
+        with self.db.session() as session:
+            row = session.get(BriefRow, thread)
+            payload = brief.model_dump(mode="json")
+            if row is None:
+                session.add(BriefRow(thread=thread, run_id=run_id, brief=payload, markdown=markdown,
+                                     sha256=digest, revision=1))
+            elif row.sha256 != digest or row.brief != payload:
+                row.run_id, row.brief, row.markdown = run_id, payload, markdown
+                row.sha256, row.revision = digest, row.revision + 1
+        return digest
+
+    def brief(self, thread: str) -> tuple[Brief, str, int] | None:
+        """The thread's draft: the model, its Markdown and its revision."""
+        with self.db.session() as session:
+            row = session.get(BriefRow, thread)
+            if row is None:
+                return None
+            return Brief.model_validate(row.brief), row.markdown, row.revision
+
+    # artifacts ----------------------------------------------------------------
+    def save_artifact(self, thread: str, name: str, payload: dict) -> None:
+        """Store a node's result for the thread under ``name`` (replacing the previous one)."""
+        with self.db.session() as session:
+            row = session.scalars(
+                select(ArtifactRow).where(ArtifactRow.thread == thread, ArtifactRow.name == name)
+            ).first()
+            if row is None:
+                session.add(ArtifactRow(thread=thread, name=name, payload=payload))
+            else:
+                row.payload = payload
+
+    def artifact(self, thread: str, name: str) -> dict | None:
+        """The result stored under ``name`` for the thread."""
+        with self.db.session() as session:
+            row = session.scalars(
+                select(ArtifactRow).where(ArtifactRow.thread == thread, ArtifactRow.name == name)
+            ).first()
+            return dict(row.payload) if row else None

@@ -1,0 +1,108 @@
+"""What the CLI (and later the web app) calls: each function takes settings and returns a result."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+
+from state.db import Database
+from state.errors import UsageError
+from state.graph_state import RunState
+from state.runtime import BatonContext
+from state.settings import Settings
+from state.store import Store
+from state.vault_config import load_vault_config
+from workflows.graph import build_graph, open_checkpointer
+
+__all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session"]
+
+Progress = Callable[[str], None]
+
+
+def thread_id(topic: str, day: date) -> str:
+    """The thread of a topic and day: ``<topic>:<YYYY-MM-DD>``."""
+    return f"{topic}:{day.isoformat()}"
+
+
+@dataclass
+class RunOutcome:
+    """What a run produced."""
+
+    thread: str
+    mode: str
+    drafts: list[str] = field(default_factory=list)
+    brief_sha256: str | None = None
+    revision: int = 0
+    pending: bool = False
+    published: str | None = None
+    messages: list[str] = field(default_factory=list)
+
+
+def open_context(settings: Settings, progress: Progress | None = None) -> BatonContext:
+    """Check the vault, open the store (creating its tables) and load the vault's configuration."""
+    if not settings.vault.is_dir():
+        raise UsageError(f"vault folder {str(settings.vault)!r} does not exist (use --vault DIR or $BATON_VAULT)")
+    if not (settings.vault / "topics.toml").is_file():
+        raise UsageError(f"{str(settings.vault)!r} is not a vault: it has no topics.toml (use --vault DIR)")
+    config = load_vault_config(settings.vault)
+    settings.state_dir.mkdir(parents=True, exist_ok=True)
+    db = Database(settings.database_url)
+    db.create_all()
+    return BatonContext(settings=settings, db=db, store=Store(db), config=config,
+                        progress=progress or (lambda message: None))
+
+
+@contextmanager
+def graph_session(ctx: BatonContext) -> Iterator:
+    """The compiled graph with its checkpointer, closed afterwards."""
+    saver = open_checkpointer(ctx.settings.checkpoint_path)
+    try:
+        yield build_graph(saver)
+    finally:
+        saver.conn.close()
+
+
+def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
+    for update in graph.stream(payload, config, context=ctx, stream_mode="updates"):
+        for node in update:
+            if ctx.settings.crash_after and node == ctx.settings.crash_after:
+                # Test hook: die right after the checkpoint of this node, as a kill would.
+                os._exit(137)
+
+
+def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
+    """Run (or resume) the thread of ``topic`` on ``day`` and return what it produced."""
+    ctx.config.topic(topic)
+    thread = thread_id(topic, day)
+    config = {"configurable": {"thread_id": thread}}
+    started = time.monotonic()
+    with graph_session(ctx) as graph:
+        snapshot = graph.get_state(config)
+        waiting = bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
+        mode = "resume" if snapshot.next and not waiting else "fresh"
+        if waiting:
+            mode = "revise"
+        run_id = ctx.store.start_run(thread, topic, day.isoformat(), mode)
+        try:
+            if mode == "resume":
+                ctx.progress(f"resuming {thread} at {', '.join(snapshot.next)}")
+                graph.update_state(config, {"run_id": run_id})
+                _stream(graph, None, config, ctx)
+            else:
+                initial = RunState(thread=thread, topic=topic, day=day.isoformat(), run_id=run_id)
+                _stream(graph, initial, config, ctx)
+        except BaseException as exc:
+            ctx.store.finish_run(run_id, "failed", time.monotonic() - started, f"{type(exc).__name__}: {exc}")
+            raise
+        final = graph.get_state(config)
+        values = RunState.model_validate(final.values)
+        pending = bool(final.next)
+        ctx.store.finish_run(run_id, "pending" if pending else "done", time.monotonic() - started)
+    stored = ctx.store.brief(thread)
+    return RunOutcome(thread=thread, mode=mode, drafts=values.drafts, brief_sha256=values.brief_sha256,
+                      revision=stored[2] if stored else 0, pending=pending, published=values.published)
+

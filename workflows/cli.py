@@ -1,0 +1,152 @@
+"""The ``baton`` command line: a thin layer over ``workflows.api``.
+
+Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from datetime import date
+from pathlib import Path
+
+from rich.console import Console
+
+from state.errors import BatonError, ConfigError, UsageError
+from state.settings import Settings, settings_from_env
+from workflows import api
+
+__all__ = ["main", "build_parser"]
+
+_err = Console(stderr=True, highlight=False, soft_wrap=True)
+_out = Console(highlight=False, soft_wrap=True)
+log = logging.getLogger("baton")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        _err.print(f"baton: error: {message}  (see `baton --help`)")
+        raise SystemExit(2)
+
+
+def _day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--vault", type=Path, help="the vault folder (default: $BATON_VAULT, else the current folder)")
+    parser.add_argument("--state", type=Path, help="the state folder (default: <vault>/.baton/)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = _Parser(
+        prog="baton",
+        description="Write the research team's daily E1 pre-digest brief from a Markdown vault.",
+        epilog="State (SQLite store, checkpoints, drafts, logs) lives in <vault>/.baton/ unless --state says "
+               "otherwise; BATON_DATABASE_URL points the store elsewhere, BATON_ARXIV_URL the arXiv API.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = commands.add_parser("run", help="write the brief of one topic and day (resumes an interrupted run)",
+                              description="Scan the day's window, verify, integrate and write the draft brief.")
+    _common(run)
+    run.add_argument("--topic", required=True, help="a topic of topics.toml, e.g. inference")
+    run.add_argument("--date", required=True, type=_day, help="the brief's date, YYYY-MM-DD (backfills welcome)")
+    run.add_argument("--out", type=Path, help="where drafts go (default: <state>/drafts/)")
+    run.add_argument("--format", choices=["md", "json", "both"], default="both", help="draft format (default both)")
+    run.add_argument("--offline", action="store_true", help="do not contact arXiv: use the cache only")
+    run.set_defaults(handler=_cmd_run)
+
+    demo = commands.add_parser("demo", help="generate a demo vault and run a brief on it (no network, no LLM)")
+    demo.add_argument("--dir", type=Path, default=Path("demo-vault"), help="where the demo vault goes")
+    demo.set_defaults(handler=_cmd_demo)
+    return parser
+
+
+def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
+    return settings_from_env(getattr(args, "vault", None), getattr(args, "state", None), **overrides)
+
+
+def _progress(message: str) -> None:
+    _err.print(f"[dim]baton[/dim] {message}")
+
+
+def _setup_logging(settings: Settings) -> None:
+    settings.log_path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(settings.log_path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers = [h for h in root.handlers if not isinstance(h, logging.FileHandler)] + [handler]
+    root.setLevel(logging.INFO)
+
+
+def _print_outcome(outcome: api.RunOutcome) -> None:
+    for path in outcome.drafts:
+        _out.print(path)
+    _out.print(f"thread: {outcome.thread}  (revision {outcome.revision}, {outcome.mode})")
+    if outcome.pending:
+        _out.print(f"waiting for approval: baton review {outcome.thread} · baton approve {outcome.thread} --by NAME")
+    if outcome.published:
+        _out.print(f"published: {outcome.published}")
+    for message in outcome.messages:
+        _out.print(message)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    formats = ("md", "json") if args.format == "both" else (args.format,)
+    settings = _settings(args, out_dir=args.out, formats=formats, offline=args.offline or None)
+    ctx = api.open_context(settings, _progress)
+    _setup_logging(settings)
+    outcome = api.run_brief(ctx, args.topic, args.date)
+    _print_outcome(outcome)
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from workflows.demo import run_demo
+
+    lines = run_demo(args.dir.resolve(), _progress)
+    for line in lines:
+        _out.print(line)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``baton`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except (UsageError, ConfigError) as exc:
+        _err.print(f"baton: error: {exc}")
+        return 2
+    except BatonError as exc:
+        log.exception("baton failed")
+        _err.print(f"baton: failed: {exc}  (details: {_log_hint(args)})")
+        return 1
+    except KeyboardInterrupt:
+        _err.print("baton: interrupted; run the same command again to resume from the last checkpoint")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the CLI's last line of defence: one line, full log
+        log.exception("unexpected failure")
+        _err.print(f"baton: failed: {type(exc).__name__}: {exc}  (details: {_log_hint(args)})")
+        return 1
+
+
+def _log_hint(args: argparse.Namespace) -> str:
+    try:
+        return str(_settings(args).log_path)
+    except Exception:  # noqa: BLE001 - only a hint
+        return "<state>/logs/baton.log"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""The daily E1 graph: scan → verify → integrate → coordinate, checkpointed per thread."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from agents.coordinator.node import coordinate
+from agents.integrator.node import integrate
+from agents.scanner.node import scan
+from agents.verifier.node import verify
+from state.graph_state import RunState
+from state.runtime import BatonContext
+
+__all__ = ["build_graph", "open_checkpointer", "NODES"]
+
+NODES = ("scan", "verify", "integrate", "coordinate")
+
+
+def open_checkpointer(path: Path) -> SqliteSaver:
+    """The SQLite checkpointer of a state folder (one file beside the store)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(str(path), check_same_thread=False)
+    saver = SqliteSaver(connection)
+    saver.setup()
+    return saver
+
+
+def build_graph(checkpointer: SqliteSaver) -> CompiledStateGraph:
+    """Compile the graph with its checkpointer."""
+    graph = StateGraph(RunState, context_schema=BatonContext)
+    graph.add_node("scan", scan)
+    graph.add_node("verify", verify)
+    graph.add_node("integrate", integrate)
+    graph.add_node("coordinate", coordinate)
+    graph.add_edge(START, "scan")
+    graph.add_edge("scan", "verify")
+    graph.add_edge("verify", "integrate")
+    graph.add_edge("integrate", "coordinate")
+    graph.add_edge("coordinate", END)
+    return graph.compile(checkpointer=checkpointer)
