@@ -67,7 +67,8 @@ def graph_session(ctx: BatonContext) -> Iterator:
 
 
 def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
-    for update in graph.stream(payload, config, context=ctx, stream_mode="updates"):
+    # "sync" durability: a checkpoint is on disk before the next node starts, so a kill loses no node.
+    for update in graph.stream(payload, config, context=ctx, stream_mode="updates", durability="sync"):
         for node in update:
             if ctx.settings.crash_after and node == ctx.settings.crash_after:
                 # Test hook: die right after the checkpoint of this node, as a kill would.

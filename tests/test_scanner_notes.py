@@ -1,0 +1,105 @@
+"""Reading single vault files: names, time rules, encodings, defects."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agents.scanner.notes import looks_truncated, parse_note_name, read_vault_file
+
+TZ = ZoneInfo("Asia/Shanghai")
+
+
+def _write(root: Path, rel: str, content: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "day", "hhmm", "slug"),
+    [
+        ("2026-09-29T1505-jay-evening-briefing.md", "2026-09-29", time(15, 5), "jay-evening-briefing"),
+        ("2026-09-27-1620-csdn-inference.md", "2026-09-27", time(16, 20), "csdn-inference"),
+        ("2026-09-28_agents-lite.md", "2026-09-28", None, "agents-lite"),
+        ("2026-09-29-engineering-e1prep.md", "2026-09-29", None, "engineering-e1prep"),
+        ("2026-09-15-0900-hf-daily-2026-09-15.md", "2026-09-15", time(9, 0), "hf-daily-2026-09-15"),
+        ("2026-09-28-2599-not-a-time.md", "2026-09-28", None, "2599-not-a-time"),
+    ],
+)
+def test_every_name_style(name: str, day: str, hhmm: time | None, slug: str) -> None:
+    parsed = parse_note_name(name)
+    assert parsed.day is not None and parsed.day.isoformat() == day
+    assert parsed.hhmm == hhmm
+    assert parsed.slug == slug
+
+
+def test_undated_name_has_no_day() -> None:
+    assert parse_note_name("scratch-links.md").day is None
+
+
+def test_time_rules_in_order(tmp_path: Path) -> None:
+    front = _write(tmp_path, "inbox/a/2026-09-28-1000-x.md", "---\ntime: 2026-09-28T11:22:00+08:00\n---\nbody\n")
+    named = _write(tmp_path, "inbox/a/2026-09-28-1000-y.md", "body 2026-09-28 13:00\n")
+    body = _write(tmp_path, "inbox/a/2026-09-28-z.md", "title\n\n执行体：spark · 2026-09-28 18:40 CST\n")
+    only = _write(tmp_path, "inbox/a/2026-09-28_w.md", "no time here\n")
+    results = {p.name: read_vault_file(tmp_path, p, TZ) for p in (front, named, body, only)}
+    assert results[front.name].time == datetime(2026, 9, 28, 11, 22, tzinfo=TZ)
+    assert results[front.name].time_from == "front_matter"
+    assert results[named.name].time == datetime(2026, 9, 28, 10, 0, tzinfo=TZ)
+    assert results[named.name].time_from == "name"
+    assert results[body.name].time == datetime(2026, 9, 28, 18, 40, tzinfo=TZ)
+    assert results[body.name].time_from == "body"
+    assert results[only.name].time == datetime(2026, 9, 28, 12, 0, tzinfo=TZ)
+    assert results[only.name].time_from == "date_only"
+    assert results[front.name].agent == "a"
+
+
+def test_body_time_of_another_day_does_not_move_the_note(tmp_path: Path) -> None:
+    path = _write(tmp_path, "inbox/a/2026-09-29-x.md", "窗口：2026-09-28 18:40 → 2026-09-29 18:40\n")
+    assert read_vault_file(tmp_path, path, TZ).time == datetime(2026, 9, 29, 18, 40, tzinfo=TZ)
+
+
+def test_gb18030_is_decoded_and_recorded(tmp_path: Path) -> None:
+    text = "---\nagent: flyp\n---\n风险简报：推理后端侧信道（arXiv 2609.06674），需要复核。\n"
+    path = _write(tmp_path, "inbox/flyp/2026-09-27-risk.md", text.encode("gb18030"))
+    file = read_vault_file(tmp_path, path, TZ)
+    assert file.encoding == "gb18030"
+    assert "侧信道" in (file.text or "")
+    assert file.problems == []
+
+
+def test_undecodable_bytes_are_listed_not_raised(tmp_path: Path) -> None:
+    path = _write(tmp_path, "inbox/a/2026-09-27-bin.md", bytes(range(128, 256)) * 4)
+    file = read_vault_file(tmp_path, path, TZ)
+    assert [kind for kind, _ in file.problems] == ["decode_error"]
+
+
+def test_empty_and_broken_front_matter(tmp_path: Path) -> None:
+    empty = read_vault_file(tmp_path, _write(tmp_path, "inbox/a/2026-09-28-e.md", ""), TZ)
+    broken = read_vault_file(tmp_path, _write(tmp_path, "inbox/a/2026-09-28-b.md", "---\ntime: [oops\n---\nx\n"), TZ)
+    assert [k for k, _ in empty.problems] == ["empty"]
+    assert [k for k, _ in broken.problems] == ["bad_front_matter"]
+    assert "YAML" in broken.problems[0][1]
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("正文。\n并在 jay 抄完 leaderboard 后补上各 scaffold 的", True),
+        ("正文，包括以下几项，", True),
+        ("正文。\n— jay · 17:35\n", False),
+        ("正文。\n| a | b |", False),
+        ("完整的一句话。", False),
+        ("增量条目：3 条（见上）", False),
+    ],
+)
+def test_truncation_rule(text: str, cut: bool) -> None:
+    assert looks_truncated(text) is cut
