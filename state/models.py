@@ -204,3 +204,4 @@ class Brief(_Model):
     e2: list[dict] = Field(default_factory=list)
     excluded: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"
+    review_notes: list[str] = Field(default_factory=list)

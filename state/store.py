@@ -11,6 +11,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from state.db import Database
 from state.models import Brief, Mention, SourceEntry
+from state.tables.approval import DecisionRow, WarningDecisionRow
 from state.tables.core import ArtifactRow, BlobRow, BriefRow, MentionRow, RunRow, SourceRow
 
 __all__ = ["Store", "sha256_text"]
@@ -145,3 +146,44 @@ class Store:
                 select(ArtifactRow).where(ArtifactRow.thread == thread, ArtifactRow.name == name)
             ).first()
             return dict(row.payload) if row else None
+
+    # decisions ----------------------------------------------------------------
+    def record_decision(self, thread: str, revision: int, action: str, by: str, *, sha256: str | None = None,
+                        reason: str | None = None, auto: bool = False, edited: bool = False) -> int:
+        """Record a reviewer's decision on a draft revision; return its id."""
+        with self.db.session() as session:
+            row = DecisionRow(thread=thread, revision=revision, action=action, by=by, at=datetime.now(UTC),
+                              sha256=sha256, reason=reason, auto=auto, edited=edited)
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def mark_published(self, decision_id: int, path: str) -> None:
+        """Remember where an approved draft was published."""
+        with self.db.session() as session:
+            row = session.get(DecisionRow, decision_id)
+            if row is not None:
+                row.published = path
+
+    def decisions(self, thread: str) -> list[DecisionRow]:
+        """Every decision on a thread, oldest first."""
+        with self.db.session() as session:
+            return list(session.scalars(
+                select(DecisionRow).where(DecisionRow.thread == thread).order_by(DecisionRow.id)))
+
+    def record_warning_decision(self, thread: str, day: str, warning_id: str, key: str, action: str, by: str,
+                                reason: str | None) -> None:
+        """Record a dismiss/confirm of one warning."""
+        with self.db.session() as session:
+            session.add(WarningDecisionRow(thread=thread, day=day, warning_id=warning_id, key=key, action=action,
+                                           by=by, reason=reason, at=datetime.now(UTC)))
+
+    def dismissed_keys(self, before_day: str) -> dict[str, WarningDecisionRow]:
+        """Warning keys dismissed on briefs dated before ``before_day`` (latest decision wins)."""
+        with self.db.session() as session:
+            rows = session.scalars(select(WarningDecisionRow).where(WarningDecisionRow.day < before_day)
+                                   .order_by(WarningDecisionRow.id))
+            latest: dict[str, WarningDecisionRow] = {}
+            for row in rows:
+                latest[row.key] = row
+            return {key: row for key, row in latest.items() if row.action == "dismiss"}

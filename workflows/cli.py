@@ -16,6 +16,7 @@ from rich.console import Console
 from state.errors import BatonError, ConfigError, UsageError
 from state.settings import Settings, settings_from_env
 from workflows import api
+from workflows import review as review_api
 
 __all__ = ["main", "build_parser"]
 
@@ -60,7 +61,39 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", type=Path, help="where drafts go (default: <state>/drafts/)")
     run.add_argument("--format", choices=["md", "json", "both"], default="both", help="draft format (default both)")
     run.add_argument("--offline", action="store_true", help="do not contact arXiv: use the cache only")
+    run.add_argument("--auto-approve", action="store_true",
+                     help="approve and publish without a person (for demos and tests; recorded as such)")
+    run.add_argument("--send-backfill", action="store_true", help="send gap alerts even for a past date")
     run.set_defaults(handler=_cmd_run)
+
+    review = commands.add_parser("review", help="show a waiting draft, its warnings and the diff to yesterday's")
+    _common(review)
+    review.add_argument("thread", help="TOPIC:YYYY-MM-DD, e.g. inference:2026-09-29")
+    review.add_argument("--diff-only", action="store_true", help="print only the diff")
+    review.set_defaults(handler=_cmd_review)
+
+    approve = commands.add_parser("approve", help="approve a waiting draft and publish it into the vault")
+    _common(approve)
+    approve.add_argument("thread", help="TOPIC:YYYY-MM-DD")
+    approve.add_argument("--by", required=True, help="the reviewer's name (recorded)")
+    approve.add_argument("--edit", type=Path, help="publish this edited Markdown file instead of the draft")
+    approve.add_argument("--replace", action="store_true",
+                         help="replace a brief already in the vault (the old file is kept as .bak)")
+    approve.add_argument("--dismiss", nargs=2, action="append", metavar=("WARNING", "REASON"), default=[],
+                         help="dismiss one warning (e.g. C3 'known, settled') so later briefs do not raise it")
+    approve.add_argument("--confirm", action="append", metavar="WARNING", default=[], help="confirm one warning")
+    approve.set_defaults(handler=_cmd_approve)
+
+    reject = commands.add_parser("reject", help="reject a waiting draft; the next `baton run` revises it")
+    _common(reject)
+    reject.add_argument("thread", help="TOPIC:YYYY-MM-DD")
+    reject.add_argument("--by", required=True, help="the reviewer's name (recorded)")
+    reject.add_argument("--reason", required=True, help="why (recorded, shown on the next run)")
+    reject.set_defaults(handler=_cmd_reject)
+
+    pending = commands.add_parser("pending", help="list threads waiting for approval")
+    _common(pending)
+    pending.set_defaults(handler=_cmd_pending)
 
     demo = commands.add_parser("demo", help="generate a demo vault and run a brief on it (no network, no LLM)")
     demo.add_argument("--dir", type=Path, default=Path("demo-vault"), help="where the demo vault goes")
@@ -76,12 +109,22 @@ def _progress(message: str) -> None:
     _err.print(f"[dim]baton[/dim] {message}")
 
 
-def _setup_logging(settings: Settings) -> None:
-    settings.log_path.parent.mkdir(parents=True, exist_ok=True)
+def _setup_logging(args: argparse.Namespace) -> None:
+    """Log to ``<state>/logs/baton.log``; never to the terminal (the terminal gets one line)."""
+    root = logging.getLogger()
+    root.handlers = [logging.NullHandler()]
+    if not hasattr(args, "vault"):
+        return
+    try:
+        settings = _settings(args)
+        if not settings.vault.is_dir():
+            return
+        settings.log_path.parent.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError):
+        return
     handler = logging.FileHandler(settings.log_path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers = [h for h in root.handlers if not isinstance(h, logging.FileHandler)] + [handler]
+    root.handlers = [handler]
     root.setLevel(logging.INFO)
 
 
@@ -99,11 +142,55 @@ def _print_outcome(outcome: api.RunOutcome) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     formats = ("md", "json") if args.format == "both" else (args.format,)
-    settings = _settings(args, out_dir=args.out, formats=formats, offline=args.offline or None)
+    settings = _settings(args, out_dir=args.out, formats=formats, offline=args.offline or None,
+                         auto_approve=args.auto_approve or None, send_backfill=args.send_backfill or None)
     ctx = api.open_context(settings, _progress)
-    _setup_logging(settings)
     outcome = api.run_brief(ctx, args.topic, args.date)
     _print_outcome(outcome)
+    return 0
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args))
+    view = review_api.review(ctx, args.thread)
+    if not args.diff_only:
+        _out.print(view.markdown, markup=False)
+        _out.print(f"\n── warnings ({len(view.warnings)}) ──")
+        for line in view.warnings:
+            _out.print(line, markup=False)
+    _out.print(f"\n── diff against {view.previous or '(no previous brief)'} ──")
+    _out.print(view.diff or "(no differences)", markup=False)
+    state = "waiting for approval" if view.waiting else "not waiting for approval"
+    _out.print(f"\nthread {view.thread} · revision {view.revision} · {state}")
+    return 0
+
+
+def _cmd_approve(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args), _progress)
+    decided = review_api.approve(ctx, args.thread, args.by, edit=args.edit, replace=args.replace,
+                                 dismiss=[tuple(pair) for pair in args.dismiss], confirm=args.confirm)
+    for note in decided.notes:
+        _out.print(note)
+    _out.print(f"approved {decided.thread} revision {decided.revision} (sha256 {decided.sha256})")
+    if decided.published:
+        _out.print(f"published: {decided.published}")
+    return 0
+
+
+def _cmd_reject(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args), _progress)
+    decided = review_api.reject(ctx, args.thread, args.by, args.reason)
+    _out.print(f"rejected {decided.thread} revision {decided.revision}; `baton run` revises the draft")
+    return 0
+
+
+def _cmd_pending(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args))
+    waiting = review_api.pending(ctx)
+    for thread, revision in waiting:
+        _out.print(f"{thread}\trevision {revision}")
+    if not waiting:
+        _out.print("no thread is waiting for approval")
     return 0
 
 
@@ -123,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    _setup_logging(args)
     try:
         return args.handler(args)
     except (UsageError, ConfigError) as exc:

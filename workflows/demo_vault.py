@@ -13,7 +13,6 @@ import json
 import random
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import NamedTuple
@@ -42,6 +41,7 @@ __all__ = [
 MARKER = ".baton-demo.json"
 _OWNED = ("inbox", "organized", "topics.toml", "schedule.toml", "README.md", MARKER)
 _MIN_DAYS, _MAX_DAYS, _STREAK = 8, 3660, 5
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 class Duplicate(NamedTuple):
@@ -146,19 +146,6 @@ class DemoManifest(BaseModel):
     next_d: str
 
 
-@dataclass
-class _Paper:
-    id: str
-    name: str
-    title: str
-    primary: str
-    kind: str
-    section: str
-    gist: str
-    card: int = 0
-    path: str = ""
-
-
 def _swap_last(ident: str) -> str:
     return ident[:-2] + ident[-1] + ident[-2]
 
@@ -181,7 +168,7 @@ class _Builder:
         self.files = 0
         self.used_ids: set[str] = set()
         self.used_names: set[str] = set()
-        self.history: dict[date, list[_Paper]] = {}
+        self.history: dict[date, list[tx.Paper]] = {}
         self.bullets: dict[str, dict[str, list[str]]] = {t: {} for t in tx.SECTIONS}
         self.queue: list[str] = []
         self.register: list[str] = []
@@ -213,23 +200,21 @@ class _Builder:
                 self.used_ids.add(_swap_last(ident))
                 return ident
 
-    def new_paper(self, day: date, primary: str) -> _Paper:
+    def new_paper(self, day: date, primary: str) -> tx.Paper:
         title_t, section, kind, gist_t = self.rng.choice(tx.PAPER_TEMPLATES[primary])
-        while True:
-            name = self.rng.choice(tx.NAME_HEADS) + self.rng.choice(tx.NAME_TAILS)
-            if name not in self.used_names:
-                break
-            name += str(self.rng.randrange(2, 9))
-            if name not in self.used_names:
-                break
+        base = self.rng.choice(tx.NAME_HEADS) + self.rng.choice(tx.NAME_TAILS)
+        name, again = base, 1
+        while name in self.used_names:
+            again += 1
+            name = f"{base}-{again}"
         self.used_names.add(name)
         adj, adj_zh = self.rng.choice(tx.ADJECTIVES)
         values = {"n": name, "adj": adj, "adj_zh": adj_zh, "x": self.rng.randrange(18, 64),
                   "y": round(self.rng.uniform(1.3, 3.4), 1), "z": round(self.rng.uniform(0.3, 4.5), 1)}
-        return _Paper(self.new_id(day), name, title_t.format(**values), primary, kind, section,
+        return tx.Paper(self.new_id(day), name, title_t.format(**values), primary, kind, section,
                       gist_t.format(**values))
 
-    def card(self, paper: _Paper, ingested: str, *, broken: bool = False) -> str:
+    def card(self, paper: tx.Paper, ingested: str, *, broken: bool = False) -> str:
         self.card_no += 1
         paper.card = self.card_no
         yymm, seq = paper.id.split(".")
@@ -249,7 +234,7 @@ class _Builder:
         flags = ["Top 0.5", "Top 15", rng.choice(("Top 15", ""))]
         self.queue.append(tx.queue_section(day, [(p, f) for p, f in zip(papers, flags, strict=True)]))
         core = [p for p in papers if p.primary in ("inference", "llm-infra")]
-        notes = list(self.history_notes(day, index, papers))
+        notes = list(self.history_notes(day, index, papers))  # (path, HH:MM), in time order
         raised = None
         if index % 2 == 0:
             self.d_no += 1
@@ -260,29 +245,33 @@ class _Builder:
         for topic, agent, hhmm in (("inference", "tom", "22:20"),
                                    ("llm-infra", "spark", "18:40" if day in self.streak_days else "11:30")):
             version = tx.BASE_VERSION[topic] + index + 1
+            sources = [path for path, at in notes if at <= hhmm]
             self.write(f"inbox/{agent}/{day}-{topic}-e1prep.md",
-                       tx.brief(topic, agent, day, hhmm, version - 1, core, notes, raised))
+                       tx.brief(topic, agent, day, hhmm, version - 1, core, sources,
+                                raised if topic == "inference" else None, self.gap_of(day) if agent == "spark" else 0))
             for paper in core:
                 section = tx.section_of(topic, paper.section)
                 self.bullets[topic].setdefault(section, []).append(tx.bullet(paper, version, day))
 
-    def history_notes(self, day: date, index: int, papers: list[_Paper]) -> Iterator[str]:
+    def history_notes(self, day: date, index: int, papers: list[tx.Paper]) -> Iterator[tuple[str, str]]:
         rng = self.rng
+        yield self.write(f"inbox/tom/{day}-0900-hf-daily-{day}.md", tx.hf_daily(day, papers, rng)), "09:00"
         yield self.write(f"inbox/jay/{day}T0935-jay-morning-briefing-{rng.choice(tx.SLUGS)}.md",
-                         tx.jay_morning(day, papers, rng))
-        yield self.write(f"inbox/jay/{day}-1620-csdn-inference-engineering-{day:%b%d}.md".lower(),
-                         tx.jay_csdn(day, papers[:2], rng))
+                         tx.jay_morning(day, papers, rng)), "09:35"
         if index % 3 == 0:
-            yield self.write(f"inbox/jay/{day}_jay-scratch-{rng.choice(tx.SLUGS)}.md", tx.jay_scratch(day, papers[1]))
+            yield self.write(f"inbox/jay/{day}_jay-scratch-{rng.choice(tx.SLUGS)}.md",
+                             tx.jay_scratch(day, papers[1])), "11:05"
+        yield self.write(f"inbox/spark/{day}-agent-e1prep.md", tx.agent_brief(day)), "11:40"
+        yield self.write(f"inbox/stephen/{day}-1245-stephen-coordination-{tx.COORD_VARIANTS[index % 4]}.md",
+                         tx.coordination(day, self.gap_of(day), day - timedelta(days=1) == self.missing_day,
+                                         None)), "12:45"
+        yield self.write(f"inbox/jay/{day}-1620-csdn-inference-engineering-{_MONTHS[day.month - 1]}{day:%d}.md",
+                         tx.jay_csdn(day, papers[:2], rng)), "16:20"
         if index % 4 == 1:
             yield self.write(f"inbox/jay/{day}-jay-research-briefing-{rng.choice(tx.SLUGS)}.md",
-                             tx.jay_research(day, papers[0], rng))
-        yield self.write(f"inbox/tom/{day}-0900-hf-daily-{day}.md", tx.hf_daily(day, papers, rng))
-        yield self.write(f"inbox/spark/{day}-agent-e1prep.md", tx.agent_brief(day))
-        yield self.write(f"inbox/stephen/{day}-1245-stephen-coordination-{tx.COORD_VARIANTS[index % 4]}.md",
-                         tx.coordination(day, self.gap_of(day), day - timedelta(days=1) == self.missing_day, None))
+                             tx.jay_research(day, papers[0], rng)), "17:35"
         if day != self.missing_day:
-            yield self.write(f"inbox/flyp/{day}-risk-e1prep.md", tx.risk(day, papers[0]))
+            yield self.write(f"inbox/flyp/{day}-risk-e1prep.md", tx.risk(day, papers[0])), "20:35"
 
     def gap_of(self, day: date) -> int:
         return self.streak_days.index(day) + 1 if day in self.streak_days else (
@@ -294,27 +283,27 @@ class _Builder:
         end, rng = self.end, self.rng
         eve = end - timedelta(days=1)
         stamp = f"{end.isoformat()}T06:10+08:00"
-        a = _Paper(self.new_id(end), "PrefixWeaver", "PrefixWeaver: Cross-Request Prefix Sharing for Agentic LLM Serving",
+        a = tx.Paper(self.new_id(end), "PrefixWeaver", "PrefixWeaver: Cross-Request Prefix Sharing for Agentic LLM Serving",
                    "inference", "system", "sched", "跨请求共享前缀的 agentic serving 方案，多轮 agent 负载下 prefill token 减少 41%")
-        b = _Paper(self.new_id(end, last_zero=True), "TierFlow",
+        b = tx.Paper(self.new_id(end, last_zero=True), "TierFlow",
                    "TierFlow: Budgeted KV Cache Offload to NVMe for Long-Context Serving", "llm-infra", "system", "kv",
                    "GPU→CPU→NVMe 三级 KV 卸载，RDMA 直通，128K 上下文 TTFT 降低 37%")
-        c = _Paper(self.swappable_id(end), "SpecLadder", "SpecLadder: Multi-Level Draft Verification for Speculative Decoding",
+        c = tx.Paper(self.swappable_id(end), "SpecLadder", "SpecLadder: Multi-Level Draft Verification for Speculative Decoding",
                    "inference", "method", "spec", "多级草稿验证，EAGLE 类草稿在 vLLM 上端到端加速 2.3×")
-        m1 = _Paper(self.new_id(end), "OmniScene", "OmniScene: Region-Level Grounding Benchmark for Hour-Long Video",
+        m1 = tx.Paper(self.new_id(end), "OmniScene", "OmniScene: Region-Level Grounding Benchmark for Hour-Long Video",
                     "multimodal", "benchmark", "engine", "小时级视频 region 级 grounding 基准")
-        m2 = _Paper(self.new_id(end), "SketchVLA", "SketchVLA: Sketch-Conditioned Vision-Language-Action Policies",
+        m2 = tx.Paper(self.new_id(end), "SketchVLA", "SketchVLA: Sketch-Conditioned Vision-Language-Action Policies",
                     "multimodal", "method", "engine", "草图条件的 VLA 策略")
-        bad = _Paper(self.new_id(end), "TileServe", "TileServe: Tile-Level KV Paging for Multi-Tenant Serving",
+        bad = tx.Paper(self.new_id(end), "TileServe", "TileServe: Tile-Level KV Paging for Multi-Tenant Serving",
                      "inference", "system", "kv", "tile 级 KV 分页，多租户 serving")
         for paper in (a, b, c, m1, m2):
             self.card(paper, stamp)
         self.card(bad, stamp, broken=True)
-        inside = _Paper(self.new_id(end), "NightShift", "NightShift: Off-Peak KV Prefetch for Diurnal LLM Serving",
+        inside = tx.Paper(self.new_id(end), "NightShift", "NightShift: Off-Peak KV Prefetch for Diurnal LLM Serving",
                         "inference", "system", "kv", "按昼夜负载在低峰期预取 KV，峰时 TTFT p99 降低 29%")
-        outside = _Paper(self.new_id(end), "LateBind", "LateBind: Deferred KV Binding for Bursty Decode",
+        outside = tx.Paper(self.new_id(end), "LateBind", "LateBind: Deferred KV Binding for Bursty Decode",
                          "inference", "method", "sched", "突发 decode 负载下延迟绑定 KV block")
-        edge = _Paper(self.new_id(eve), "DuskCache", "DuskCache: Time-of-Day Aware Prefix Caching",
+        edge = tx.Paper(self.new_id(eve), "DuskCache", "DuskCache: Time-of-Day Aware Prefix Caching",
                       "inference", "method", "kv", "按时段调整 prefix caching 保留策略")
         self.card(inside, f"{end.isoformat()}T22:20+08:00")
         self.card(outside, f"{end.isoformat()}T22:21+08:00")

@@ -32,6 +32,10 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         base_doc=BaseDoc(path=scan.topic.living_doc, version=scan.living.version, updated=scan.living.updated),
         sources=scan.sources, arxiv=arxiv, warnings=warnings,
     )
+    brief.review_notes = [
+        f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
+        for d in ctx.store.decisions(state.thread) if d.action == "reject"
+    ]
     markdown = brief.model_dump_json(indent=2)
     digest = ctx.store.save_brief(state.thread, state.run_id, brief, markdown)
     paths = draft_paths(ctx, state)
