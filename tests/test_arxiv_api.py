@@ -11,6 +11,7 @@ import pytest
 from agents.verifier.arxiv_api import ArxivApi, ArxivSettings
 from state.db import Database
 from state.errors import ConfigError
+from state.settings import Settings
 from state.tables.arxiv_cache import ArxivCache
 from tests.fakes.arxiv_server import ArxivFake, FakePaper, Reply
 
@@ -270,6 +271,15 @@ def test_search_title_failure_is_noted(arxiv_fake: ArxivFake) -> None:
     with _api(arxiv_fake, max_attempts=1) as api:
         assert api.search_title("Workload Router Pool") == []
     assert "not well-formed XML" in api.notes[0]
+
+
+def test_settings_come_from_the_run_settings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run = Settings(vault=tmp_path, state_dir=tmp_path, database_url="sqlite://", out_dir=tmp_path,
+                   offline=True, arxiv_url="http://127.0.0.1:9/api/query", arxiv_delay=0.5, arxiv_budget=7.0)
+    arxiv_settings = ArxivSettings.from_settings(run)
+    assert arxiv_settings.url == "http://127.0.0.1:9/api/query" and arxiv_settings.offline
+    assert (arxiv_settings.min_interval, arxiv_settings.budget) == (0.5, 7.0)
+    assert ArxivSettings().url == "https://export.arxiv.org/api/query"
 
 
 def test_endpoint_must_be_http() -> None:

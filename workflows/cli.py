@@ -112,6 +112,8 @@ def _progress(message: str) -> None:
 def _setup_logging(args: argparse.Namespace) -> None:
     """Log to ``<state>/logs/baton.log``; never to the terminal (the terminal gets one line)."""
     root = logging.getLogger()
+    for old in root.handlers:
+        old.close()
     root.handlers = [logging.NullHandler()]
     if not hasattr(args, "vault"):
         return

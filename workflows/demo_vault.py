@@ -29,7 +29,8 @@ __all__ = [
     "MalformedId",
     "TwoNumbers",
     "MisspelledTitle",
-    "Conflict",
+    "VersionConflict",
+    "NumberConflict",
     "Promise",
     "Instruction",
     "LateSlot",
@@ -45,11 +46,15 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 
 
 class Duplicate(NamedTuple):
+    """Two byte-identical notes: the earlier one is kept, the later one is the duplicate."""
+
     kept: str
     copy: str
 
 
 class MalformedId(NamedTuple):
+    """A 4-digit arXiv number in ``path``; the full ``intended`` id is written in ``full_path``."""
+
     raw: str
     intended: str
     path: str
@@ -57,6 +62,8 @@ class MalformedId(NamedTuple):
 
 
 class TwoNumbers(NamedTuple):
+    """One paper cited under its number in ``correct_path`` and under a transposed one in ``wrong_path``."""
+
     title: str
     correct: str
     wrong: str
@@ -65,31 +72,50 @@ class TwoNumbers(NamedTuple):
 
 
 class MisspelledTitle(NamedTuple):
+    """A card's title and the misspelled form a note gives it."""
+
     card: str
     title: str
     written: str
     path: str
 
 
-class Conflict(NamedTuple):
+class VersionConflict(NamedTuple):
+    """One product given two versions in two notes of the end window."""
+
+    product: str
+    versions: tuple[str, str]
+    paths: tuple[str, str]
+
+
+class NumberConflict(NamedTuple):
+    """One metric of one engine given two figures under the same conditions."""
+
     entity: str
-    metric: str | None
-    values: tuple[str, str]
+    metric: str
+    unit: str
+    values: tuple[float, float]
     paths: tuple[str, str]
 
 
 class Promise(NamedTuple):
+    """A dated promise whose month ended before the end day."""
+
     text: str
     due: date
     path: str
 
 
 class Instruction(NamedTuple):
+    """Text addressed to the model inside a note (it is data, not an instruction)."""
+
     path: str
     text: str
 
 
 class LateSlot(NamedTuple):
+    """A slot delivered late (at ``arrival``) on each day from ``first`` to ``last``; absent on the end day."""
+
     slot: str
     streak: int
     arrival: str
@@ -98,18 +124,29 @@ class LateSlot(NamedTuple):
 
 
 class MissingSlot(NamedTuple):
+    """A slot with no note at all on ``day``."""
+
     slot: str
     day: date
 
 
 class FalseAlarm(NamedTuple):
+    """A coordination note that calls ``slot`` of ``day`` missing although it was delivered on time."""
+
     path: str
     slot: str
     day: date
 
 
 class DemoManifest(BaseModel):
-    """Where every planted trap of a generated demo vault is, and what it should yield."""
+    """Where every planted trap of a generated demo vault is, and what it should yield.
+
+    Paths are relative to ``root`` (POSIX). ``net_new_ids`` are the inference topic's NET-new papers on
+    ``end`` (``net_new_by_topic`` has both topics); ``anchored_ids`` are papers re-mentioned in the end
+    window that the living documents already anchor; ``excluded_cards`` are in-window cards whose primary
+    class (multimodal) is outside both topics; ``time_sources`` maps notes to the rule that dates them
+    (``VaultFile.time_from``); ``next_d`` is the register's next free number.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -131,14 +168,15 @@ class DemoManifest(BaseModel):
     malformed_id: MalformedId
     two_numbers: TwoNumbers
     misspelled_title: MisspelledTitle
-    version_conflict: Conflict
-    number_conflict: Conflict
+    version_conflict: VersionConflict
+    number_conflict: NumberConflict
     promise: Promise
     instruction: Instruction
     late_slot: LateSlot
     missing_slot: MissingSlot
     false_alarm: FalseAlarm
     net_new_ids: tuple[str, ...]
+    net_new_by_topic: dict[str, tuple[str, ...]]
     anchored_ids: tuple[str, ...]
     excluded_cards: tuple[str, ...]
     earlier_briefs: dict[str, str]
@@ -354,9 +392,9 @@ class _Builder:
             "malformed_id": MalformedId(raw_b, b.id, n["csdn"], n["offload"]),
             "two_numbers": TwoNumbers(c.title, c.id, wrong, n["offload"], n["afternoon"]),
             "misspelled_title": MisspelledTitle(a.path, a.title, tx.misspell(a.title), n["roundup"]),
-            "version_conflict": Conflict("vLLM", None, ("v0.31.0", "0.3.1"), (n["morning"], n["csdn"])),
-            "number_conflict": Conflict("SGLang", "TTFT", (f"{ttft[0]} ms", f"{ttft[1]} ms"),
-                                        (n["morning"], n["csdn"])),
+            "version_conflict": VersionConflict("vLLM", ("v0.31.0", "0.3.1"), (n["morning"], n["csdn"])),
+            "number_conflict": NumberConflict("SGLang", "TTFT", "ms", (float(ttft[0]), float(ttft[1])),
+                                              (n["morning"], n["csdn"])),
             "promise": Promise(f"计划于 {promise_month} 发布", _month_end(end.replace(day=1) - timedelta(days=1)),
                                n["afternoon"]),
             "instruction": Instruction(n["roundup"], tx.INSTRUCTION),
@@ -365,6 +403,7 @@ class _Builder:
             "missing_slot": MissingSlot("flyp/risk-e1prep", self.missing_day),
             "false_alarm": FalseAlarm(n["coord"], "tom/inference-e1prep", eve),
             "net_new_ids": (a.id, b.id, c.id, inside.id),
+            "net_new_by_topic": {"inference": (a.id, b.id, c.id, inside.id), "llm-infra": (a.id, b.id, c.id, edge.id)},
             "anchored_ids": tuple(p.id for p in anchored),
             "excluded_cards": (m1.path, m2.path),
             "earlier_briefs": {"inference": f"inbox/tom/{eve}-inference-e1prep.md",

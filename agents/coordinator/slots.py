@@ -126,15 +126,15 @@ def compute_gaps(
 
     ``as_of`` hides notes that came later and leaves out slot-days not yet due
     at that moment; None reads the vault as it stands. Streaks count from the
-    vault's first slot note, before the window too.
+    vault's first slot note, before the window too; days before it get no entry.
     """
     if days < 1:
         raise ValueError(f"days must be at least 1, not {days!r}")
     if arrivals is None:
         arrivals = scan_arrivals(cfg)
     first_day = day - timedelta(days=days - 1)
-    history = min((d for _, d in arrivals), default=first_day)
-    start = min(history, first_day)
+    # Before the vault's first slot note nothing is known: no entries, no streak.
+    start = min((d for _, d in arrivals), default=first_day)
     entries: list[GapEntry] = []
     for slot in cfg.schedule.slot:
         streak = 0

@@ -32,7 +32,7 @@ __all__ = ["Passage", "Item", "cluster_items", "item_keys", "passages_of", "PR_R
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
 _PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
-_LINK_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:URL[:：]\s*)?(?:<?https?://|arXiv)", re.IGNORECASE)
+_LINK_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:URL[:：]\s*)?<?https?://", re.IGNORECASE)
 _ANCHOR_KINDS = ("arxiv", "url")
 
 
@@ -46,6 +46,7 @@ class Passage:
     heading: str
     lines: list[tuple[int, str]] = field(default_factory=list)
     subject: set[str] = field(default_factory=set)
+    by_heading: bool = False  # the subject is named on the heading line itself
 
 
 @dataclass
@@ -63,6 +64,7 @@ class Item:
     anchors: list[Mention] = field(default_factory=list)
     figures: list[Mention] = field(default_factory=list)
     passages: list[Passage] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)  # headings of the passages that list it
     card: Any = None  # agents.scanner.cards.Card
     queue_flag: str | None = None
     queue_card: int | None = None
@@ -173,10 +175,12 @@ def cluster_items(
     by_source: dict[str, list[Mention]] = {}
     for mention in mentions:
         by_source.setdefault(mention.source, []).append(mention)
-    texts = {f.path: (f.text or "") for f in files}
+    # The scanner numbers mention lines within the body (front matter removed).
+    texts = {f.path: (f.body or f.text or "") for f in files}
     union = _Union()
     order: list[str] = []
     anchors: list[tuple[str, Mention]] = []
+    listed_under: list[tuple[str, str]] = []
     placed_figures: list[tuple[str, Mention]] = []
     passages: dict[str, list[Passage]] = {}
 
@@ -204,10 +208,15 @@ def cluster_items(
                     seen(key)
                     anchors_by_line.setdefault(number, []).append(key)
             passage.subject = _subject_keys(passage, anchors_by_line, passage.heading)
+            passage.by_heading = bool(set(anchors_by_line.get(passage.start, [])) | set(_named_keys(passage.heading)))
             subject = sorted(passage.subject)
             for other in subject[1:]:
                 union.union(subject[0], other)
         passages[source] = source_passages
+        for number, keys in anchors_by_line.items():
+            passage = next((p for p in source_passages if p.start <= number <= p.end), None)
+            if passage is not None and passage.heading:
+                listed_under.extend((key, passage.heading) for key in keys)
         for mention in found:
             if mention.kind != "figure":
                 continue
@@ -256,6 +265,10 @@ def cluster_items(
         item = item_for(key)
         if all((f.source, f.line, f.raw) != (mention.source, mention.line, mention.raw) for f in item.figures):
             item.figures.append(mention)
+    for key, heading in listed_under:
+        item = item_for(key)
+        if heading not in item.headings:
+            item.headings.append(heading)
     for source_passages in passages.values():
         for passage in source_passages:
             if passage.subject:

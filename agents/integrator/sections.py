@@ -32,7 +32,7 @@ _STOP = frozenset(
     "the a an of and or for to in on with by is are as at from vs via arxiv http https www com org "
     "来源 锚入 待核 条目 已锚定".split()
 )
-_K1, _B, _TITLE_WEIGHT = 1.2, 0.75, 3
+_K1, _B, _TITLE_WEIGHT, _QTF_CAP = 1.2, 0.75, 3, 3
 
 
 def tokenize(text: str) -> list[str]:
@@ -73,19 +73,21 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ())
     docs = _documents(sections)
     if not docs:
         return []
-    query = set(tokenize(text))
+    query = Counter(tokenize(text))
     lengths = [sum(c.values()) for _, c in docs]
     average = sum(lengths) / len(lengths) or 1.0
     frequency = Counter(term for _, counts in docs for term in counts)
     scored = []
     for index, ((section, counts), length) in enumerate(zip(docs, lengths, strict=True)):
         score = 0.0
-        for term in query:
+        for term, qtf in query.items():
             tf = counts.get(term, 0)
             if not tf:
                 continue
             idf = math.log(1 + (len(docs) - frequency[term] + 0.5) / (frequency[term] + 0.5))
-            score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
+            # Query term frequency counts, saturated: the item's recurring words say what it is about.
+            weight = min(qtf, _QTF_CAP)
+            score += weight * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
         anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
         scored.append((not anchored, -score, index, SectionMatch(section.id, section.title, score, anchored)))
     scored.sort(key=lambda row: row[:3])

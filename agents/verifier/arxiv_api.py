@@ -31,10 +31,10 @@ import requests
 
 from agents.scanner.arxiv_ids import parse_arxiv_id, split_version
 from state.errors import ConfigError
+from state.settings import DEFAULT_ARXIV_URL, Settings
 from state.tables.arxiv_cache import ArxivCache, ArxivRecord
 
 __all__ = [
-    "DEFAULT_ARXIV_URL",
     "ArxivStatus",
     "ArxivRecord",
     "ArxivLookup",
@@ -43,7 +43,6 @@ __all__ = [
     "ArxivApi",
 ]
 
-DEFAULT_ARXIV_URL = "https://export.arxiv.org/api/query"
 ArxivStatus = Literal["ok", "not_found", "malformed", "unverified"]
 
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -52,7 +51,7 @@ _STOPWORDS = frozenset("a an and are as at by for from in into is of on or the t
 
 @dataclass(frozen=True)
 class ArxivSettings:
-    """How to reach arXiv; built once by the CLI (``BATON_ARXIV_URL``, ``--offline``).
+    """How to reach arXiv: ``from_settings`` once per run, or directly in tests and benchmarks.
 
     ``batch_size`` 100: a window rarely holds more than a few dozen unknown
     identifiers, so that is one request; 100 new-style ids keep the URL near
@@ -75,7 +74,20 @@ class ArxivSettings:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ConfigError(f"arXiv endpoint {self.url!r} is not an http(s) URL")
         if self.batch_size < 1 or self.max_attempts < 1:
-            raise ConfigError(f"arXiv batch_size and max_attempts must be ≥ 1, not {self.batch_size}, {self.max_attempts}")
+            raise ConfigError(
+                f"arXiv batch_size and max_attempts must be ≥ 1, not {self.batch_size}, {self.max_attempts}"
+            )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ArxivSettings:
+        """The arXiv part of a run's settings (``BATON_ARXIV_URL``, ``--offline``, delay, budget, timeout)."""
+        return cls(
+            url=settings.arxiv_url,
+            offline=settings.offline,
+            min_interval=settings.arxiv_delay,
+            budget=settings.arxiv_budget,
+            timeout=settings.arxiv_timeout,
+        )
 
 
 @dataclass(frozen=True)
@@ -101,24 +113,39 @@ class _Failure(Exception):
         self.wait = wait
 
 
-class _Session(requests.Session):
-    """A requests session with a timeout, a request counter and the last response kept.
+class _BadAnswer(Exception):
+    """An HTTP 200 whose body cannot be believed; raised before the client parses or pages on."""
 
-    ``arxiv.Client`` sets no timeout and hides the response (its headers, its bytes).
+    def __init__(self, kind: Literal["broken", "error"], reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+class _Session(requests.Session):
+    """A requests session with a timeout, a request counter, the last headers, and answer checks.
+
+    ``arxiv.Client`` sets no timeout and hides the response; and it would page on
+    after a half-parsed broken feed, so a 200 is checked here, before it sees it.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.timeout: float = 15.0
         self.count = 0
-        self.last: requests.Response | None = None
+        self.headers_seen: requests.structures.CaseInsensitiveDict[str] | None = None
 
     def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         kwargs.setdefault("timeout", self.timeout)
         self.count += 1
-        self.last = None
-        self.last = super().request(method, url, *args, **kwargs)
-        return self.last
+        self.headers_seen = None
+        response = super().request(method, url, *args, **kwargs)
+        self.headers_seen = response.headers
+        if response.status_code == requests.codes.ok:
+            problem = _answer_problem(response.content)
+            if problem is not None:
+                raise _BadAnswer(*problem)
+        return response
 
 
 @dataclass
@@ -150,7 +177,9 @@ class ArxivApi:
         self._cache = cache
         self._clock = clock or ArxivClock()
         self._session = _Session()
+        # The interval and the retries live in _run, where their waits count against the budget.
         self._client = arxiv.Client(page_size=settings.batch_size, delay_seconds=0.0, num_retries=0)
+        # arxiv 4.x has no hook for its requests session: replacing the attribute is the way in.
         self._client._session = self._session
         self._client.query_url_format = settings.url + "?{}"
         self._deadline: float | None = None
@@ -316,20 +345,18 @@ class ArxivApi:
             results = list(self._client.results(search))
         except arxiv.HTTPError as exc:
             retry = exc.status >= 500 or exc.status == 429
-            headers = self._session.last.headers if self._session.last is not None else {}
-            raise _Failure(
-                f"arXiv answered HTTP {exc.status}", retry=retry, wait=_retry_after(headers.get("Retry-After"), self._clock.now())
-            ) from exc
+            headers = self._session.headers_seen or {}
+            wait = _retry_after(headers.get("Retry-After"), self._clock.now())
+            raise _Failure(f"arXiv answered HTTP {exc.status}", retry=retry, wait=wait) from exc
+        except _BadAnswer as exc:
+            # A cut-off feed is usually transient; an error entry is arXiv's verdict on the query.
+            raise _Failure(exc.reason, retry=exc.kind == "broken") from exc
         except requests.Timeout as exc:
             raise _Failure(f"no answer from arXiv within {timeout:.3g} s", retry=True) from exc
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             raise _Failure(f"cannot reach arXiv at {self.settings.url!r}: {type(exc).__name__}", retry=True) from exc
         except arxiv.UnexpectedEmptyPageError as exc:
             raise _Failure("arXiv returned an unexpectedly empty page", retry=True) from exc
-        content = self._session.last.content if self._session.last is not None else b""
-        problem = _answer_problem(content)
-        if problem is not None:
-            raise _Failure(problem[1], retry=problem[0] == "broken")
         return results
 
     def _record(self, result: arxiv.Result) -> ArxivRecord | None:

@@ -9,7 +9,7 @@ re-sends on the next run while a completed send never repeats.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -28,7 +28,21 @@ __all__ = [
     "load_excuses",
     "upsert_gap_states",
     "insert_outbox_rows",
+    "to_utc",
+    "as_aware",
 ]
+
+
+def to_utc(when: datetime) -> datetime:
+    """The moment in UTC, as stored (SQLite keeps no offset)."""
+    return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def as_aware(when: datetime | None) -> datetime | None:
+    """A stored moment read back with its UTC offset."""
+    if when is None or when.tzinfo is not None:
+        return when
+    return when.replace(tzinfo=UTC)
 
 
 class ExcuseRow(Base):
@@ -107,7 +121,7 @@ class Excuse:
 def record_excuse(db: Database, slot: str, day: date, by: str, reason: str, recorded_at: datetime) -> Excuse:
     """Record that ``by`` excused ``slot`` (``agent/name``) on ``day``."""
     with db.session() as session:
-        session.add(ExcuseRow(slot=slot, day=day.isoformat(), by=by, reason=reason, recorded_at=recorded_at))
+        session.add(ExcuseRow(slot=slot, day=day.isoformat(), by=by, reason=reason, recorded_at=to_utc(recorded_at)))
     return Excuse(slot, day, by, reason, recorded_at)
 
 
@@ -118,7 +132,7 @@ def load_excuses(db: Database) -> dict[tuple[str, date], Excuse]:
     excuses: dict[tuple[str, date], Excuse] = {}
     for row in rows:
         day = date.fromisoformat(row.day)
-        excuses[(row.slot, day)] = Excuse(row.slot, day, row.by, row.reason, row.recorded_at)
+        excuses[(row.slot, day)] = Excuse(row.slot, day, row.by, row.reason, as_aware(row.recorded_at))
     return excuses
 
 
@@ -136,7 +150,7 @@ def upsert_gap_states(session: Session, gaps: list[GapEntry], now: datetime) -> 
             row = GapStateRow(slot=slot, day=day)
             session.add(row)
         row.status, row.streak, row.open_at_check = gap.status, gap.streak, gap.open_at_check
-        row.entry, row.updated_at = gap.model_dump(mode="json"), now
+        row.entry, row.updated_at = gap.model_dump(mode="json"), to_utc(now)
 
 
 def insert_outbox_rows(session: Session, rows: list[dict]) -> None:

@@ -1,0 +1,356 @@
+"""Gap alerts: decided on transitions, recorded with the gap state, delivered once through the sinks.
+
+An alert has a key ``agent/slot/date/kind`` (kinds: ``open``, ``streak-N``,
+``closed``, and one ``digest`` per day for the coordinator). Deciding is
+pure; ``record_gaps_and_outbox`` writes the gap states and the new outbox
+rows in one transaction; ``deliver_pending`` sends what is unsent and records
+each sink's delivery as soon as it succeeds. A crash between recording and
+sending leaves the rows unsent (sent next run); a completed send is never
+repeated. Alerts for dates before ``today`` are recorded as backfill and not
+sent unless asked.
+"""
+
+from __future__ import annotations
+
+import sys
+import time as _time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from hashlib import sha256
+from pathlib import Path
+from typing import Literal, Protocol, TextIO
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy import select
+
+from agents.coordinator.publish import atomic_write_text
+from agents.coordinator.slots import describe_gap, gaps_open_at_check, short_date
+from state.db import Database
+from state.errors import BatonError
+from state.models import AlertEntry, GapEntry
+from state.tables.coordination import (
+    DeliveryRow,
+    OutboxRow,
+    as_aware,
+    insert_outbox_rows,
+    to_utc,
+    upsert_gap_states,
+)
+from state.vault_config import VaultConfig
+
+__all__ = [
+    "Alert",
+    "DeliveryError",
+    "DeliveryReport",
+    "SinkConfig",
+    "Sink",
+    "StdoutSink",
+    "FolderSink",
+    "WebhookSink",
+    "build_sinks",
+    "decide_alerts",
+    "record_gaps_and_outbox",
+    "deliver_pending",
+    "load_alerts",
+    "THRESHOLDS",
+]
+
+THRESHOLDS = (3, 7)
+_SEVERITY_ORDER = ("info", "warning", "high", "critical")
+
+
+class DeliveryError(BatonError):
+    """A sink could not deliver an alert (after its retries)."""
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One decided alert, before it is recorded."""
+
+    key: str
+    slot: str
+    day: str
+    kind: str
+    severity: str
+    to: tuple[str, ...]
+    text: str
+
+
+class SinkConfig(BaseModel):
+    """One alert sink from the configuration; ``recipients`` empty means every recipient."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["stdout", "folder", "webhook"]
+    name: str | None = None
+    recipients: list[str] = Field(default_factory=list)
+    url: str | None = None
+    folder: Path | None = None
+    timeout: float = 5.0
+    retries: int = Field(default=3, ge=0, le=10)
+    backoff: float = Field(default=1.0, ge=0)
+
+    @model_validator(mode="after")
+    def _url_for_webhook(self) -> SinkConfig:
+        if self.kind == "webhook" and not self.url:
+            raise ValueError(f"webhook sink {self.name or ''!r} needs a url")
+        return self
+
+
+class Sink(Protocol):
+    """Where alerts go; ``name`` identifies the sink in the delivery records (no secrets)."""
+
+    name: str
+
+    def serves(self, recipients: Sequence[str]) -> bool: ...
+
+    def send(self, alert: AlertEntry) -> None: ...
+
+
+@dataclass
+class _Recipients:
+    recipients: tuple[str, ...] = ()
+
+    def serves(self, recipients: Sequence[str]) -> bool:
+        """True when this sink delivers to any of ``recipients`` (or to everyone)."""
+        return not self.recipients or any(r in self.recipients for r in recipients)
+
+
+@dataclass
+class StdoutSink(_Recipients):
+    """Print alerts, one line each."""
+
+    name: str = "stdout"
+    stream: TextIO | None = None
+
+    def send(self, alert: AlertEntry) -> None:
+        """Print the alert."""
+        out = self.stream or sys.stdout
+        print(f"[{alert.severity}] → {', '.join(alert.to)}: {alert.text}", file=out, flush=True)
+
+
+@dataclass
+class FolderSink(_Recipients):
+    """Write each alert as a Markdown note into a folder (one file per key: re-sending rewrites it)."""
+
+    folder: Path = Path("alerts")
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.name = self.name or f"folder:{self.folder}"
+
+    def send(self, alert: AlertEntry) -> None:
+        """Write the alert note atomically."""
+        stem = alert.key.replace("/", "_")
+        body = (
+            f"---\nkey: {alert.key}\nkind: {alert.kind}\nseverity: {alert.severity}\n"
+            f"to: [{', '.join(alert.to)}]\n---\n\n# 棒位提醒 · {alert.severity}\n\n{alert.text}\n"
+        )
+        try:
+            atomic_write_text(self.folder / f"{stem}.md", body)
+        except OSError as exc:
+            raise DeliveryError(f"cannot write the alert note into {str(self.folder)!r}: {exc}") from exc
+
+
+@dataclass
+class WebhookSink(_Recipients):
+    """POST Slack-compatible JSON ``{"text": …}``; retry on transport errors, 429 and 5xx."""
+
+    url: str = ""
+    name: str = ""
+    timeout: float = 5.0
+    retries: int = 3
+    backoff: float = 1.0
+    sleep: Callable[[float], None] = _time.sleep
+    transport: httpx.BaseTransport | None = None
+    attempts: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        # The URL of a Slack webhook is a secret: name the sink by its hash.
+        self.name = self.name or f"webhook:{sha256(self.url.encode()).hexdigest()[:12]}"
+
+    def send(self, alert: AlertEntry) -> None:
+        """Deliver the alert or raise DeliveryError after the last retry."""
+        payload = {"text": alert.text}
+        last = ""
+        with httpx.Client(timeout=self.timeout, transport=self.transport) as client:
+            for attempt in range(self.retries + 1):
+                if attempt:
+                    self.sleep(self.backoff * 2 ** (attempt - 1))
+                self.attempts += 1
+                try:
+                    response = client.post(self.url, json=payload)
+                except httpx.TransportError as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                    continue
+                if response.status_code < 300:
+                    return
+                last = f"HTTP {response.status_code}"
+                if response.status_code != 429 and response.status_code < 500:
+                    break
+        raise DeliveryError(f"webhook {self.name!r} refused alert {alert.key!r}: {last}")
+
+
+def build_sinks(configs: Sequence[SinkConfig], state_dir: Path) -> list[Sink]:
+    """Build the sinks of the configuration; a folder sink defaults to ``<state>/alerts/``."""
+    sinks: list[Sink] = []
+    for cfg in configs:
+        recipients = tuple(cfg.recipients)
+        if cfg.kind == "stdout":
+            sinks.append(StdoutSink(recipients, name=cfg.name or "stdout"))
+        elif cfg.kind == "folder":
+            sinks.append(FolderSink(recipients, folder=cfg.folder or state_dir / "alerts", name=cfg.name or ""))
+        else:
+            sinks.append(WebhookSink(
+                recipients, url=cfg.url or "", name=cfg.name or "", timeout=cfg.timeout,
+                retries=cfg.retries, backoff=cfg.backoff,
+            ))
+    return sinks
+
+
+def _gap_severity(streak: int) -> str:
+    return "critical" if streak >= 7 else "high" if streak >= 3 else "warning"
+
+
+def _coordinator(cfg: VaultConfig) -> str:
+    for slot in cfg.schedule.slot:
+        if slot.name == "coordination":
+            return slot.agent
+    return "lead"
+
+
+def decide_alerts(
+    cfg: VaultConfig, gaps: Sequence[GapEntry], thresholds: Sequence[int] = THRESHOLDS
+) -> list[Alert]:
+    """Decide the alerts the gap states call for; the same states always give the same keys."""
+    coordinator = _coordinator(cfg)
+    alerts: list[Alert] = []
+    for gap in gaps:
+        key = f"{gap.agent}/{gap.slot}"
+        try:
+            to = tuple(cfg.slot(key).alert) or (coordinator,)
+        except BatonError:
+            to = (coordinator,)
+        base = f"{key}/{gap.date}"
+        if gap.status == "missing":
+            alerts.append(Alert(f"{base}/open", key, gap.date, "open", _gap_severity(gap.streak), to,
+                                describe_gap(gap)))
+        if gap.status in ("late", "missing"):
+            for n in thresholds:
+                if gap.streak == n:
+                    text = f"{key} 连续第 {n} 日缺口（截至 {short_date(gap.date)}），请 {gap.agent} 说明原因"
+                    alerts.append(Alert(f"{base}/streak-{n}", key, gap.date, f"streak-{n}",
+                                        _gap_severity(n), to, text))
+        if gap.status == "late" and gap.arrived is not None:
+            due = gap.due.strftime("%H:%M") if gap.due else "?"
+            text = (f"{key} {short_date(gap.date)} 缺口闭合（{gap.arrived.strftime('%H:%M')} 迟交，"
+                    f"due {due}；连续第 {gap.streak} 日）")
+            alerts.append(Alert(f"{base}/closed", key, gap.date, "closed", "info", to, text))
+    alerts.extend(_digests(gaps, coordinator))
+    return alerts
+
+
+def _digests(gaps: Sequence[GapEntry], coordinator: str) -> list[Alert]:
+    checked_days = sorted({g.checked_at.date() for g in gaps if g.checked_at is not None})
+    dates = {g.date for g in gaps}
+    digests = []
+    for day in checked_days:
+        if day.isoformat() not in dates:
+            continue
+        open_gaps = gaps_open_at_check(list(gaps), day)
+        moment = next(g.checked_at for g in gaps if g.checked_at and g.checked_at.date() == day)
+        head = f"{short_date(day)} {moment.strftime('%H:%M')} 棒位核对"
+        if open_gaps:
+            text = "\n".join([f"{head}：缺口 {len(open_gaps)} 项"] + [f"- {describe_gap(g)}" for g in open_gaps])
+            severity = max((_gap_severity(g.streak) for g in open_gaps), key=_SEVERITY_ORDER.index)
+        else:
+            text, severity = f"{head}：无缺口", "info"
+        digests.append(Alert(f"check/{day.isoformat()}/digest", "check", day.isoformat(), "digest",
+                             severity, (coordinator,), text))
+    return digests
+
+
+def record_gaps_and_outbox(
+    db: Database,
+    cfg: VaultConfig,
+    gaps: Sequence[GapEntry],
+    *,
+    today: date,
+    now: datetime,
+    send_backfill: bool = False,
+    thresholds: Sequence[int] = THRESHOLDS,
+) -> list[Alert]:
+    """Record the gap states and the outbox rows of their alerts in one transaction; return the alerts."""
+    alerts = decide_alerts(cfg, gaps, thresholds)
+    rows = [
+        {
+            "key": a.key, "slot": a.slot, "day": a.day, "kind": a.kind, "severity": a.severity,
+            "recipients": list(a.to), "text": a.text, "created_at": to_utc(now),
+            "backfill": date.fromisoformat(a.day) < today and not send_backfill, "sent": None,
+        }
+        for a in alerts
+    ]
+    with db.session() as session:
+        upsert_gap_states(session, list(gaps), now)
+        insert_outbox_rows(session, rows)
+    return alerts
+
+
+@dataclass
+class DeliveryReport:
+    """What one delivery pass sent and what failed (the failed rows stay pending)."""
+
+    sent: list[AlertEntry] = field(default_factory=list)
+    failed: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _entry(row: OutboxRow) -> AlertEntry:
+    return AlertEntry(key=row.key, to=list(row.recipients), sent=as_aware(row.sent), kind=row.kind,
+                      severity=row.severity, text=row.text)
+
+
+def deliver_pending(
+    db: Database, sinks: Sequence[Sink], *, now: Callable[[], datetime], limit: int | None = None
+) -> DeliveryReport:
+    """Send every unsent, non-backfill outbox row through the sinks that serve its recipients."""
+    report = DeliveryReport()
+    with db.session() as session:
+        query = select(OutboxRow).where(OutboxRow.sent.is_(None), OutboxRow.backfill.is_(False))
+        rows = session.scalars(query.order_by(OutboxRow.id).limit(limit)).all()
+        done = {
+            (d.outbox_id, d.sink)
+            for d in session.scalars(select(DeliveryRow).where(DeliveryRow.outbox_id.in_([r.id for r in rows])))
+        } if rows else set()
+    for row in rows:
+        entry = _entry(row)
+        targets = [s for s in sinks if s.serves(entry.to)]
+        if not targets:
+            report.failed.append((row.key, "-", f"no sink serves {', '.join(entry.to)}"))
+            continue
+        complete = True
+        for sink in targets:
+            if (row.id, sink.name) in done:
+                continue
+            try:
+                sink.send(entry)
+            except DeliveryError as exc:
+                report.failed.append((row.key, sink.name, str(exc)))
+                complete = False
+                continue
+            with db.session() as session:
+                session.add(DeliveryRow(outbox_id=row.id, sink=sink.name, sent_at=to_utc(now())))
+        if complete:
+            sent = to_utc(now())
+            with db.session() as session:
+                session.get(OutboxRow, row.id).sent = sent
+            report.sent.append(entry.model_copy(update={"sent": sent}))
+    return report
+
+
+def load_alerts(db: Database, day: date) -> list[AlertEntry]:
+    """The alerts recorded for ``day`` (contract ``alerts[]``), sent or not."""
+    with db.session() as session:
+        rows = session.scalars(select(OutboxRow).where(OutboxRow.day == day.isoformat()).order_by(OutboxRow.id))
+        return [_entry(r) for r in rows]

@@ -1,0 +1,179 @@
+"""Publishing an approved brief into the vault, and appending approved register rows, atomically.
+
+Every write goes to a temporary file in the target's folder, is flushed and
+fsynced, then renamed over the target (``os.replace`` is atomic on POSIX and
+Windows), so a reader sees the old file or the new one, never half of one.
+A person's file is never overwritten: baton writes ``….baton.md`` beside it
+unless ``replace=True``, which keeps the old file as ``.bak``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from state.errors import UsageError, VaultError
+
+__all__ = [
+    "PublishResult",
+    "RegisterRow",
+    "atomic_write_text",
+    "publish_brief",
+    "append_register_entries",
+    "REGISTER_PATH",
+]
+
+REGISTER_PATH = "organized/registry/contradictions.md"
+_SAFE_PART = re.compile(r"^[\w.-]+$")
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    """Where the brief went, what was kept aside, and a sentence that says so."""
+
+    path: Path
+    note: str
+    beside: bool = False
+    backup: Path | None = None
+
+
+@dataclass(frozen=True)
+class RegisterRow:
+    """One new row of the contradiction register (``| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |``)."""
+
+    d: str
+    text: str
+    risk: str
+    raised: date
+    status: str
+    source: str
+
+
+def _fsync_dir(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a fsynced temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _free_backup(path: Path) -> Path:
+    candidate = path.with_name(path.name + ".bak")
+    number = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.bak.{number}")
+        number += 1
+    return candidate
+
+
+def _keep_backup(path: Path) -> Path:
+    """Keep the current file under a fresh ``.bak`` name without a moment where ``path`` is absent."""
+    backup = _free_backup(path)
+    try:
+        os.link(path, backup)
+    except OSError:
+        atomic_write_text(backup, path.read_text(encoding="utf-8", errors="surrogateescape"))
+    return backup
+
+
+def publish_brief(
+    vault_root: Path, executor: str, day: date, topic: str, markdown: str, replace: bool = False
+) -> PublishResult:
+    """Write the approved brief to ``inbox/<executor>/<date>-<topic>-e1prep.md``, never over a person's file."""
+    for label, value in (("executor", executor), ("topic", topic)):
+        if not _SAFE_PART.match(value) or value.startswith("."):
+            raise UsageError(f"{label} {value!r} cannot be part of a vault file name")
+    folder = Path(vault_root) / "inbox" / executor
+    target = folder / f"{day.isoformat()}-{topic}-e1prep.md"
+    rel = target.relative_to(vault_root).as_posix()
+    if not target.exists():
+        atomic_write_text(target, markdown)
+        return PublishResult(target, f"已发布：{rel}")
+    if replace:
+        backup = _keep_backup(target)
+        atomic_write_text(target, markdown)
+        return PublishResult(
+            target, f"已替换 {rel}，原文件保留为 {backup.name}", backup=backup
+        )
+    beside = target.with_name(f"{day.isoformat()}-{topic}-e1prep.baton.md")
+    again = beside.exists()
+    atomic_write_text(beside, markdown)
+    note = f"{rel} 已有人工简报，未覆盖；baton 版本写在旁边：{beside.name}"
+    if again:
+        note += "（替换了 baton 先前的版本）"
+    return PublishResult(beside, note, beside=True)
+
+
+def _cell(value: str) -> str:
+    return " ".join(value.replace("|", "｜").split())
+
+
+def _row_line(row: RegisterRow) -> str:
+    cells = (row.d, row.text, row.risk, row.raised.isoformat(), row.status, row.source)
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+_D_CELL = re.compile(r"^\|\s*D(\d+)\s*\|")
+
+
+def append_register_entries(vault_root: Path, rows: Sequence[RegisterRow]) -> list[str]:
+    """Append new rows to the register's table atomically; return the D-numbers written.
+
+    A row whose D-number is already there with the same text is skipped (a
+    repeated approval); the same number with other text raises VaultError,
+    since one number never names two things.
+    """
+    path = Path(vault_root) / REGISTER_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise VaultError(f"the register {REGISTER_PATH!r} is missing from {str(vault_root)!r}") from exc
+    lines = text.split("\n")
+    table_rows = [i for i, line in enumerate(lines) if _D_CELL.match(line)]
+    if not table_rows:
+        raise VaultError(f"{REGISTER_PATH!r} has no register table to append to")
+    existing = {}
+    for i in table_rows:
+        cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+        existing[cells[0]] = cells[1] if len(cells) > 1 else ""
+    new_lines, written = [], []
+    for row in rows:
+        if not re.fullmatch(r"D\d+", row.d):
+            raise VaultError(f"register number {row.d!r} is not of the form D<number>")
+        if row.d in existing:
+            if existing[row.d] == _cell(row.text):
+                continue
+            raise VaultError(f"{row.d} already names another entry in {REGISTER_PATH!r}: {existing[row.d]!r}")
+        existing[row.d] = _cell(row.text)
+        new_lines.append(_row_line(row))
+        written.append(row.d)
+    if not new_lines:
+        return []
+    last = table_rows[-1]
+    lines[last + 1:last + 1] = new_lines
+    atomic_write_text(path, "\n".join(lines))
+    return written

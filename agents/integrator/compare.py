@@ -1,0 +1,193 @@
+"""``baton compare OURS.json THEIRS.md``: how baton's brief stands against a hand-written one.
+
+Figures, not thresholds: recall and precision of the arXiv numbers, of the
+increments (matched by arXiv number or normalised URL), of the warnings
+(matched by register D-number, else by a shared arXiv number), and the
+increments both briefs carry but file in different sections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.urls import find_urls, normalize_url
+from state.models import Brief
+
+__all__ = ["Score", "SectionDisagreement", "CompareResult", "compare_briefs", "parse_theirs", "TheirBrief"]
+
+_PART = re.compile(r"^\s*([一二三四五六七八九十])、(.*)$", re.MULTILINE)
+_INCREMENT = re.compile(r"^\s*增量\s*\d+\s*[：:]", re.MULTILINE)
+_WARNING = re.compile(r"^\s*(?:⚠️\s*)?(?:C\d+|D\d{3,})\s*[（(：:]", re.MULTILINE)
+_D_NUMBER = re.compile(r"\bD(\d{3,})\b")
+_SECTION = re.compile(r"§\s?[\d.()（）]+\d[)）]?")
+
+
+class Score(BaseModel):
+    """Recall and precision of one kind of thing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ours: int
+    theirs: int
+    matched: int
+    recall: float | None
+    precision: float | None
+    missing: list[str] = Field(default_factory=list)
+    extra: list[str] = Field(default_factory=list)
+
+
+class SectionDisagreement(BaseModel):
+    """An increment both briefs carry, filed in different sections."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    ours: str | None
+    theirs: list[str]
+
+
+class CompareResult(BaseModel):
+    """What ``baton compare`` prints."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arxiv: Score
+    increments: Score
+    warnings: Score
+    sections: list[SectionDisagreement] = Field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """Human-readable summary, one line per figure."""
+        def fmt(name: str, score: Score) -> str:
+            r = "—" if score.recall is None else f"{score.recall:.2f}"
+            p = "—" if score.precision is None else f"{score.precision:.2f}"
+            return f"{name}: recall {r} precision {p} (ours {score.ours}, theirs {score.theirs}, matched {score.matched})"
+        out = [fmt("arXiv", self.arxiv), fmt("increments", self.increments), fmt("warnings", self.warnings)]
+        out.append(f"sections disagreed: {len(self.sections)}")
+        out.extend(f"  {d.key}: ours {d.ours or '—'} vs theirs {' / '.join(d.theirs) or '—'}" for d in self.sections)
+        return out
+
+
+class TheirBlock(BaseModel):
+    """One increment or warning of the hand-written brief."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arxiv: set[str] = Field(default_factory=set)
+    urls: set[str] = Field(default_factory=set)
+    sections: list[str] = Field(default_factory=list)
+    registers: set[str] = Field(default_factory=set)
+
+
+class TheirBrief(BaseModel):
+    """What ``parse_theirs`` reads from a hand-written brief."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arxiv: set[str] = Field(default_factory=set)
+    increments: list[TheirBlock] = Field(default_factory=list)
+    warnings: list[TheirBlock] = Field(default_factory=list)
+
+
+def _ids(text: str) -> set[str]:
+    return {ref.id for ref in find_arxiv_refs(text) if not ref.malformed}
+
+
+def _urls(text: str) -> set[str]:
+    return {normalize_url(raw) for raw, _, _ in find_urls(text)}
+
+
+def _parts(text: str) -> dict[str, str]:
+    marks = list(_PART.finditer(text))
+    parts = {}
+    for index, mark in enumerate(marks):
+        end = marks[index + 1].start() if index + 1 < len(marks) else len(text)
+        parts[mark.group(2).strip()] = text[mark.end():end]
+    return parts
+
+
+def _blocks(text: str, start: re.Pattern[str]) -> list[str]:
+    marks = list(start.finditer(text))
+    return [text[m.start(): marks[i + 1].start() if i + 1 < len(marks) else len(text)] for i, m in enumerate(marks)]
+
+
+def _part(parts: dict[str, str], *words: str) -> str:
+    return next((body for title, body in parts.items() if any(w in title for w in words)), "")
+
+
+def parse_theirs(text: str) -> TheirBrief:
+    """Read arXiv numbers, increments and warnings from a hand-written brief (the examples' headings)."""
+    parts = _parts(text)
+    citable = _part(parts, "arXiv")
+    brief = TheirBrief(arxiv=_ids(citable or text))
+    for block in _blocks(_part(parts, "增量"), _INCREMENT):
+        placed = re.search(r"建议归入章节[：:](.*)", block)
+        sections = _SECTION.findall(placed.group(1)) if placed else []
+        # The increment's own identity: its heading, its URL line and its arXiv line (not the
+        # relation paragraph, which names neighbouring papers).
+        own = "\n".join(line for line in block.split("\n")[:1] + re.findall(r"^\s*(?:URL|arXiv 号)[：:].*$", block, re.M))
+        brief.increments.append(TheirBlock(arxiv=_ids(own), urls=_urls(own), sections=sections))
+    for block in _blocks(_part(parts, "矛盾", "待核"), _WARNING):
+        brief.warnings.append(TheirBlock(arxiv=_ids(block), registers={f"D{n}" for n in _D_NUMBER.findall(block)}))
+    return brief
+
+
+def _score(ours: int, theirs: int, matched_ours: int, matched_theirs: int, missing: Iterable[str],
+           extra: Iterable[str]) -> Score:
+    return Score(
+        ours=ours, theirs=theirs, matched=matched_theirs,
+        recall=matched_theirs / theirs if theirs else None,
+        precision=matched_ours / ours if ours else None,
+        missing=sorted(missing), extra=sorted(extra),
+    )
+
+
+def _norm_section(section: str) -> str:
+    return section.replace(" ", "").replace("（", "(").replace("）", ")")
+
+
+def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
+    """Compare baton's brief with a hand-written Markdown brief."""
+    theirs = parse_theirs(theirs_text)
+    our_ids = {a.id for a in ours.arxiv} | {i for inc in ours.increments for i in inc.arxiv}
+    arxiv = _score(len(our_ids), len(theirs.arxiv), len(our_ids & theirs.arxiv), len(our_ids & theirs.arxiv),
+                   theirs.arxiv - our_ids, our_ids - theirs.arxiv)
+
+    def same(inc_ids: set[str], inc_urls: set[str], block: TheirBlock) -> bool:
+        return bool(inc_ids & block.arxiv or inc_urls & block.urls)
+
+    matched_ours, matched_theirs, disagreements = set(), set(), []
+    for index, inc in enumerate(ours.increments):
+        ids, urls = set(inc.arxiv), set(inc.urls)
+        for j, block in enumerate(theirs.increments):
+            if j not in matched_theirs and same(ids, urls, block):
+                matched_ours.add(index)
+                matched_theirs.add(j)
+                theirs_sections = [_norm_section(s) for s in block.sections]
+                if inc.section and theirs_sections and _norm_section(inc.section) not in theirs_sections:
+                    disagreements.append(SectionDisagreement(key=inc.key or inc.title, ours=inc.section,
+                                                             theirs=block.sections))
+                break
+    label = lambda b: " / ".join(sorted(b.arxiv | b.urls)) or "?"  # noqa: E731
+    increments = _score(
+        len(ours.increments), len(theirs.increments), len(matched_ours), len(matched_theirs),
+        [label(b) for j, b in enumerate(theirs.increments) if j not in matched_theirs],
+        [inc.key or inc.title for i, inc in enumerate(ours.increments) if i not in matched_ours],
+    )
+    w_ours, w_theirs = set(), set()
+    for index, warning in enumerate(ours.warnings):
+        ids = _ids(" ".join(filter(None, [warning.text, warning.subject, warning.key])))
+        for j, block in enumerate(theirs.warnings):
+            if (warning.register and warning.register in block.registers) or (ids & block.arxiv):
+                w_ours.add(index)
+                w_theirs.add(j)
+    warnings = _score(
+        len(ours.warnings), len(theirs.warnings), len(w_ours), len(w_theirs),
+        [" / ".join(sorted(b.registers | b.arxiv)) or "?" for j, b in enumerate(theirs.warnings) if j not in w_theirs],
+        [w.id for i, w in enumerate(ours.warnings) if i not in w_ours],
+    )
+    return CompareResult(arxiv=arxiv, increments=increments, warnings=warnings, sections=disagreements)

@@ -1,0 +1,272 @@
+"""Which items make the brief: topic fit, status against what was anchored, ranking, density.
+
+Status is judged against the living document *as it stood when the brief
+was written*: bullets whose marker date is before the brief's date (the
+evening merge of D-1 lands after D-1's brief, so it counts for D; a D marker
+does not), and against the earlier briefs of the same slot.
+
+- ``net_new``: no anchored bullet and no earlier brief names the item.
+- ``integrated``: named before, but today brings figures the anchored text
+  does not hold, or a paper card that was not there.
+- ``carried``: named before and nothing new; not listed as an increment.
+
+The count is the topic's range (``increments = [3, 8]``) read as a cap and a
+target, never a quota: items below the bar stay out even on a thin day.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from agents.integrator.cluster import Item
+from agents.scanner.arxiv_ids import find_arxiv_refs
+
+__all__ = [
+    "TOPIC_FAMILY",
+    "Judgement",
+    "TopicFit",
+    "SourceHealth",
+    "judge_status",
+    "mentions_item",
+    "topic_fit",
+    "item_text",
+    "rank_score",
+    "select_items",
+    "density_of",
+    "source_health",
+    "honesty_statement",
+    "HISTORY_WINDOWS",
+]
+
+# A card classified under one of these belongs to the topic (the team files
+# inference papers under llm-infra and the other way round: see the examples).
+TOPIC_FAMILY: dict[str, frozenset[str]] = {
+    "inference": frozenset({"inference", "llm-infra"}),
+    "llm-infra": frozenset({"llm-infra", "inference"}),
+}
+HISTORY_WINDOWS = 14
+_RAG_WORDS = ("rag", "retrieval", "rerank", "检索", "向量", "vecdb", "vector db")
+# Hosts that say nothing about which page it is: matching them is not "already anchored".
+_GENERIC_HOSTS = frozenset({
+    "github.com", "arxiv.org", "doi.org", "huggingface.co", "medium.com", "blog.csdn.net", "zhihu.com",
+    "x.com", "twitter.com", "youtube.com", "www.youtube.com", "substack.com", "dev.to",
+})
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NOVELTY = {"net_new": 3.0, "integrated": 1.5, "carried": 0.0}
+_FLAG_BONUS = {"Top 0.5": 1.0, "Top 15": 0.5}
+MIN_RELEVANCE = 2
+
+
+@dataclass
+class Judgement:
+    """An item's status and the anchored text it was judged against."""
+
+    status: str
+    bullets: list[tuple[Any, Any]] = field(default_factory=list)  # (Section, Bullet) that cite it
+    briefs: list[str] = field(default_factory=list)  # earlier briefs that name it
+    new_figures: list[Any] = field(default_factory=list)
+    new_card: bool = False
+
+
+@dataclass(frozen=True)
+class TopicFit:
+    """Whether an item belongs in the topic's brief, how strongly, and why not."""
+
+    in_topic: bool
+    relevance: int
+    reason: str = ""
+
+
+def item_text(item: Item) -> str:
+    """Everything the sources say about the item, as one text (for relevance and similarity)."""
+    parts = [m.context for m in item.anchors] + [m.context for m in item.figures] + item.headings
+    for passage in item.passages:
+        parts.append(passage.heading)
+        parts.extend(line for _, line in passage.lines)
+    if item.card is not None:
+        parts.append(str(getattr(item.card, "title", "")))
+    if item.queue_title:
+        parts.append(item.queue_title)
+    return "\n".join(p for p in parts if p)
+
+
+def _host(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def mentions_item(text: str, item: Item) -> bool:
+    """Tell whether ``text`` names the item: its arXiv number, its URL (or page host), its PR."""
+    if item.arxiv and any(ref.id in item.arxiv for ref in find_arxiv_refs(text)):
+        return True
+    lowered = text.lower()
+    for url in item.urls:
+        bare = url.split("://", 1)[-1].rstrip("/").lower()
+        host = _host(url)
+        if bare in lowered or (host and host not in _GENERIC_HOSTS and host in lowered):
+            return True
+    return any(name in lowered for name in item.names)
+
+
+def _figure_known(figure: Any, known: str) -> bool:
+    numbers = _NUMBER.findall(figure.raw)
+    if not numbers:
+        return True
+    if len(numbers[0].replace(".", "").replace(",", "")) <= 1:
+        return figure.raw.replace(" ", "") in known.replace(" ", "")
+    return numbers[0] in known
+
+
+def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
+    """Judge ``item`` against anchored (Section, Bullet) pairs and earlier briefs (VaultFiles)."""
+    bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
+    briefs, lines = [], []
+    for brief in earlier_briefs:
+        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]
+        if hits:
+            briefs.append(brief.path)
+            lines.extend(hits)
+    if not bullets and not briefs:
+        return Judgement("net_new")
+    known = "\n".join([b.text for _, b in bullets] + lines)
+    new_figures = [f for f in item.figures if not _figure_known(f, known)]
+    card = item.card
+    new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
+    status = "integrated" if new_figures or new_card else "carried"
+    return Judgement(status, bullets, briefs, new_figures, new_card)
+
+
+def topic_fit(item: Item, topic: str, keywords: Sequence[str]) -> TopicFit:
+    """Decide topic membership: the card's classification first, the sources' words otherwise."""
+    text = item_text(item).lower()
+    hits = {k.lower() for k in keywords if k.lower() in text}
+    family = TOPIC_FAMILY.get(topic, frozenset({topic}))
+    card = item.card
+    if card is not None:
+        classes = {getattr(card, "primary", None), getattr(card, "secondary", None)}
+        if classes & family:
+            return TopicFit(True, min(5, len(hits) + 1))
+        return TopicFit(False, min(5, len(hits)), f"paper_card {card.card} 主分类 {card.primary}，非 {topic} 主轴")
+    if not hits:
+        rag = any(word in text for word in _RAG_WORDS)
+        return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"无 {topic} 主轴关键词")
+    return TopicFit(True, min(5, len(hits)))
+
+
+def rank_score(item: Item, status: str, credibility: int, relevance: int) -> float:
+    """Relevance, novelty and credibility in one number (higher first)."""
+    return (
+        _NOVELTY[status]
+        + credibility
+        + 0.4 * relevance
+        + _FLAG_BONUS.get(item.queue_flag or "", 0.0)
+        + 0.1 * min(len(item.figures), 5)
+        + 0.3 * min(len(item.sources), 4)
+    )
+
+
+def _has_substance(item: Item, fit: TopicFit) -> bool:
+    """The item is discussed somewhere (its own passage) or carded in the topic, not just listed."""
+    return bool(item.passages) or (item.card is not None and fit.in_topic)
+
+
+def select_items(
+    candidates: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int]
+) -> list[tuple[Item, Judgement, TopicFit, int]]:
+    """Rank (item, judgement, fit, credibility) rows and keep at most ``limits[1]``; never pad."""
+    eligible = [
+        row for row in candidates
+        if row[2].in_topic and row[1].status != "carried" and row[2].relevance >= MIN_RELEVANCE
+        and _has_substance(row[0], row[2])
+    ]
+    eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance), row[0].key))
+    return eligible[: limits[1]]
+
+
+def density_of(statuses: Sequence[str]) -> str:
+    """高 / 中高 / 中 / 低 from the day's actual novelty (NET-new weighs most)."""
+    new, integrated = statuses.count("net_new"), statuses.count("integrated")
+    if new >= 3:
+        return "高"
+    if new >= 1 and new + integrated >= 5:
+        return "中高"
+    if new >= 1 or integrated >= 3:
+        return "中"
+    return "低"
+
+
+@dataclass(frozen=True)
+class SourceHealth:
+    """Today's sources per agent against the median of the previous windows."""
+
+    today: dict[str, int]
+    median: dict[str, float]
+    silent: list[str]
+    broken: bool
+
+    @property
+    def total_today(self) -> int:
+        """Sources read today, all agents."""
+        return sum(self.today.values())
+
+    @property
+    def total_median(self) -> float:
+        """The usual total: sum of the per-agent medians."""
+        return sum(self.median.values())
+
+
+def source_health(today: Mapping[str, int], history: Sequence[Mapping[str, int]]) -> SourceHealth:
+    """Compare today's per-agent counts with the median of the last 14 windows (oldest first)."""
+    recent = list(history)[-HISTORY_WINDOWS:]
+    agents = sorted(set(today) | {a for window in recent for a in window})
+    median = {a: float(statistics.median([w.get(a, 0) for w in recent])) if recent else 0.0 for a in agents}
+    counts = {a: int(today.get(a, 0)) for a in agents}
+    silent = [a for a in agents if counts[a] == 0 and median[a] >= 1]
+    total_median = sum(median.values())
+    broken = bool(silent) or (total_median >= 2 and sum(counts.values()) < 0.5 * total_median)
+    return SourceHealth(counts, median, silent, broken)
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.1f}"
+
+
+def honesty_statement(
+    topic: str, density: str, selected: Sequence[tuple[str, str]], limits: tuple[int, int], health: SourceHealth
+) -> str:
+    """The header's honesty statement from (label, status) of the selected increments and the source health."""
+    new = [label for label, status in selected if status == "net_new"]
+    integrated = [label for label, status in selected if status == "integrated"]
+
+    def names(labels: Sequence[str]) -> str:
+        return " / ".join(labels)
+
+    parts = [f"本轮 {topic} 增量密度为「{density}」——"]
+    if new:
+        parts.append(f"{len(new)} 件此前活文档与往期简报均未覆盖的 NET-new（{names(new)}）")
+    else:
+        parts.append("无 NET-new")
+    if integrated:
+        parts.append(f"，{len(integrated)} 件已锚定但今日带来新数字或新组合的整合增量（{names(integrated)}）")
+    parts.append("。")
+    if len(selected) < limits[0]:
+        parts.append(f"今日偏薄：只有 {len(selected)} 条达到入选门槛（目标区间 {limits[0]}–{limits[1]}），不凑数。")
+    if health.broken:
+        silent = "、".join(
+            f"{a}（今日 0 份，近 {HISTORY_WINDOWS} 窗口中位数 {_fmt(health.median[a])}）" for a in health.silent
+        )
+        reason = f"{silent} 收件箱静默" if silent else (
+            f"今日来源 {health.total_today} 份，远低于近 {HISTORY_WINDOWS} 窗口中位数合计 {_fmt(health.total_median)}")
+        parts.append(f"输入疑似异常而非单纯偏薄：{reason}，请先核对收件链路。")
+    elif len(selected) < limits[0]:
+        parts.append(
+            f"来源数量正常（今日 {health.total_today} 份，近 {HISTORY_WINDOWS} 窗口中位数合计 "
+            f"{_fmt(health.total_median)}），偏薄是当日真实情况。"
+        )
+    parts.append("无硬凑字数。")
+    return "".join(parts)

@@ -1,0 +1,377 @@
+"""What the mentions claim, resolved for checking: paper names, figures with their subject, versions.
+
+Name rule (the name a note gives an arXiv number), in the order tried:
+
+1. a table row: the text of the identifier's own cell, else the cell before
+   it, else the cell after it (``| 3 | Workload-Router-Pool | arXiv 2603.21354 |``);
+2. the run of Latin-script words right before the identifier or before the
+   bracket that holds it (``Workload-Router-Pool（arXiv 2603.21354）``,
+   ``Continnum 2511.0223（VLDB 2026）``, ``### §5 Continnum arXiv 2511.02230v7``);
+3. otherwise the run right after it or inside the bracket that follows
+   (``arXiv 2609.17863 · The Inference Engineering Pareto Atlas``,
+   ``2511.02230v7（Continnum）``).
+
+Rules 1 and 2 give *strong* names (the note labels the number); rule 3 gives
+*weak* ones (often a description). A name needs one Latin word of at least
+three letters outside a stop list (venues, "arXiv", "card", "Top"…), so
+metadata such as ``（VLDB 2026）`` or ``（卡 154）`` is never taken for a name.
+
+A figure's subject is the product named closest before it in its sentence,
+else the one arXiv number on its line, else the arXiv number cited at most
+three lines above it in the same source (a section heading or its link).
+Its metric is the metric word closest to it (before it within 20 characters,
+or right after it). Before/after pairs joined by an arrow (``7.85s → 2.56s``)
+are changes, not competing claims, and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from agents.scanner.mentions import METRICS, PRODUCTS
+from state.models import BriefWarning, Mention
+
+__all__ = [
+    "ArxivName",
+    "FigureClaim",
+    "VersionClaim",
+    "arxiv_name",
+    "arxiv_names",
+    "name_key",
+    "name_words",
+    "figure_claims",
+    "version_claims",
+    "make_warning",
+    "quote",
+    "check_version_conflicts",
+    "check_number_conflicts",
+]
+
+_RUN_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9\-_.+×' ]*$")
+_RUN_AFTER = re.compile(r"^[A-Za-z][A-Za-z0-9\-_.+×:' ]*")
+_SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+")
+_STOP = frozenset(
+    "arxiv url html abs pdf doi top new net card paper paper_card queue work work-queue vldb iclr osdi neurips "
+    "icml sosp nsdi mlsys eurosys sep hf daily the and of for via vs with from to in on at by cs dc lg cl "
+    "jay tom spark flyp stephen inbox md e1prep see ref github link code note tier".split()
+)
+_METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
+_UNIT_ALIASES = {"x": "×", "倍": "×", "秒": "s", "configs": "个", "config": "个", "configurations": "个",
+                 "configuration": "个", "GiB": "GB"}
+_SKIP_UNITS = frozenset({"条", "件", "卡"})  # counts of a note's own items, not measurements
+_ARROW = ("→", "->", "➜", "⇒")
+_CURRENT = re.compile(r"最新|当前|目前|现行|current|latest", re.IGNORECASE)
+_PRODUCT_RE = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(PRODUCTS, key=len, reverse=True)) + r")(?![\w])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ArxivName:
+    """The name a note gives an arXiv number at one place."""
+
+    id: str
+    name: str
+    strong: bool
+    mention: Mention
+
+
+@dataclass(frozen=True)
+class FigureClaim:
+    """A figure with the entity and metric it is about."""
+
+    subject: str
+    metric: str
+    unit: str
+    low: float
+    high: float
+    mention: Mention
+
+
+@dataclass(frozen=True)
+class VersionClaim:
+    """A product version as a source states it; ``current`` when it is said to be the latest."""
+
+    product: str
+    version: str
+    parts: tuple[int, ...]
+    current: bool
+    date: str | None
+    mention: Mention
+
+
+def name_words(name: str) -> list[str]:
+    """Lower-case Latin words and numbers of a name, hyphens and dots split."""
+    return [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+
+
+def name_key(name: str) -> str:
+    """The key two spellings of one name share (case, hyphens and spaces ignored)."""
+    return "".join(name_words(name))
+
+
+def _is_name(text: str) -> bool:
+    words = [w for w in re.split(r"[^A-Za-z]+", text) if w]
+    return any(len(w) >= 3 and w.lower() not in _STOP for w in words)
+
+
+def _tidy(name: str) -> str:
+    # A run may reach back over "A + 2609.31415 +": keep only what follows the last "+" or number.
+    name = re.split(r"\+|\d{4}\.\d{4,5}", name)[-1] if re.search(r"\+|\d{4}\.\d{4,5}", name) else name
+    name = _SECTION_TOKEN.sub("", name.strip(" .-_:'"))
+    if re.fullmatch(r"[A-Za-z]+(?:\.\d+)+", name.strip()):
+        return ""  # a section label such as "Backend.2"
+    name = re.sub(r"\s+", " ", name).strip(" .-_:'")
+    return name if _is_name(name) else ""
+
+
+def _from_cells(context: str, raw: str) -> tuple[str, bool] | None:
+    cells = context.strip().strip("|").split("|")
+    index = next((i for i, cell in enumerate(cells) if raw in cell), None)
+    if index is None:
+        return None
+    own = re.sub(r"arXiv\s*[:：]?\s*$", "", cells[index].replace(raw, " "), flags=re.IGNORECASE)
+    for text in (own, cells[index - 1] if index > 0 else "", cells[index + 1] if index + 1 < len(cells) else ""):
+        if ".md" in text or "/" in text:
+            continue  # a path or a list of numbers, not a name
+        head = re.split(r"[（(]", text.strip())[0]
+        run = _RUN_AFTER.match(head.strip())
+        name = _tidy(run.group(0)) if run else ""
+        if name:
+            return name, True
+    return None
+
+
+def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
+    """Return ``(name, strong)`` for an arXiv mention, or None when its line gives no name."""
+    context, raw = mention.context, mention.raw
+    pos = context.find(raw)
+    if pos < 0 or mention.detail.get("in_url"):
+        return None
+    if context.lstrip().startswith("|"):
+        return _from_cells(context, raw)
+    head = context[:pos].rstrip()
+    if head.endswith(("（", "(")):
+        head = head[:-1].rstrip()
+    run = _RUN_BEFORE.search(head)
+    if run:
+        name = _tidy(run.group(0))
+        if name:
+            return name, True
+    tail = context[pos + len(raw):].lstrip(" ·—–-:：")
+    if tail.startswith(("（", "(")):
+        tail = re.split(r"[，,·、;；）)]", tail[1:])[0]
+    run = _RUN_AFTER.match(tail.strip())
+    if run:
+        name = _tidy(run.group(0))
+        if name:
+            return name, False
+    return None
+
+
+def arxiv_names(mentions: Iterable[Mention]) -> list[ArxivName]:
+    """Every name the mentions give a well-formed or malformed arXiv number."""
+    found = []
+    for mention in mentions:
+        if mention.kind != "arxiv":
+            continue
+        named = arxiv_name(mention)
+        if named:
+            found.append(ArxivName(mention.value, named[0], named[1], mention))
+    return found
+
+
+def _nearest_metric(context: str, pos: int, end: int) -> str | None:
+    best: tuple[float, str] | None = None
+    lowered = context.lower()
+    for metric in METRICS:
+        for match in re.finditer(re.escape(metric.lower()), lowered):
+            if pos <= match.start() < end:
+                continue  # the unit itself ("tok/s")
+            if match.end() <= pos and pos - match.end() <= 20:
+                distance = float(pos - match.end())
+            elif match.start() >= end and match.start() - end <= 3 and not context[end:match.start()].strip():
+                distance = match.start() - end + 0.5  # a metric written after its figure ("85ms TTFT")
+            else:
+                continue
+            if best is None or distance < best[0]:
+                best = (distance, metric)
+    if best is None:
+        return None
+    return _METRIC_ALIASES.get(best[1], best[1].lower())
+
+
+def _subject_by_line(mentions: Sequence[Mention]) -> dict[tuple[str, int], list[str]]:
+    ids: dict[tuple[str, int], list[str]] = {}
+    for mention in mentions:
+        if mention.kind == "arxiv" and not mention.detail.get("malformed"):
+            bucket = ids.setdefault((mention.source, mention.line), [])
+            if mention.value not in bucket:
+                bucket.append(mention.value)
+    return ids
+
+
+def _subject(mention: Mention, pos: int, ids: dict[tuple[str, int], list[str]]) -> str | None:
+    products = [m for m in _PRODUCT_RE.finditer(mention.context) if m.end() <= pos and pos - m.end() <= 60]
+    if products:
+        word = products[-1].group(1)
+        return next(p for p in PRODUCTS if p.lower() == word.lower())
+    for back in range(0, 4):
+        found = ids.get((mention.source, mention.line - back))
+        if found and len(found) == 1:
+            return found[0]
+        if found:
+            return None
+    return None
+
+
+def _unit(unit: str, low: float, high: float) -> tuple[str, float, float]:
+    unit = _UNIT_ALIASES.get(unit, unit)
+    if unit == "s":
+        return "ms", low * 1000, high * 1000
+    return unit, low, high
+
+
+def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
+    """Resolve each figure mention to (subject, metric, unit, range); unresolvable ones are left out."""
+    ids = _subject_by_line(mentions)
+    claims: list[FigureClaim] = []
+    for mention in mentions:
+        if mention.kind != "figure" or mention.detail.get("unit") in _SKIP_UNITS:
+            continue
+        pos = mention.context.find(mention.raw)
+        if pos < 0:
+            continue
+        end = pos + len(mention.raw)
+        if mention.context[end:].lstrip().startswith(_ARROW) or mention.context[:pos].rstrip().endswith(_ARROW):
+            continue
+        number = float(mention.detail["number"])
+        high = mention.detail.get("high")
+        unit, low, top = _unit(str(mention.detail.get("unit")), number, float(high) if high is not None else number)
+        metric = _nearest_metric(mention.context, pos, end)
+        if metric is None and claims and claims[-1].mention.context == mention.context and claims[-1].unit == unit:
+            metric = claims[-1].metric  # a list "A 85ms / B 42–80ms / C 42ms" shares its metric
+        if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
+            metric = "throughput"
+        subject = _subject(mention, pos, ids)
+        if metric is None or subject is None:
+            continue
+        claims.append(FigureClaim(subject, metric, unit, low, top, mention))
+    return claims
+
+
+def version_claims(mentions: Iterable[Mention]) -> list[VersionClaim]:
+    """Product versions, without figures the version pattern mistook for one (``Mooncake 92.2%``)."""
+    claims = []
+    for mention in mentions:
+        if mention.kind != "version":
+            continue
+        if re.search(re.escape(mention.raw) + r"\s*[%×xX倍]", mention.context):
+            continue
+        product = str(mention.detail.get("product"))
+        version = str(mention.detail.get("version", "")).lstrip("vV")
+        if "rc" in version.lower():
+            continue
+        parts = tuple(int(p) for p in re.findall(r"\d+", version))
+        claims.append(VersionClaim(product, version, parts, bool(_CURRENT.search(mention.context))
+                                   or mention.detail.get("date") is not None, mention.detail.get("date"), mention))
+    return claims
+
+
+def make_warning(kind: str, text: str, risk: str, action: str, sources: Sequence[str], subject: str,
+             key: str) -> BriefWarning:
+    """A warning without its id and D-number (``run_checks`` and the register give those)."""
+    return BriefWarning(id="", kind=kind, text=text, risk=risk, action=action,
+                        sources=sorted(dict.fromkeys(sources)), subject=subject, key=key)
+
+
+def quote(mention: Mention, limit: int = 60) -> str:
+    """The mention's sentence, cut to ``limit`` characters."""
+    text = mention.context.strip()
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _padded(claim: VersionClaim) -> tuple[str, tuple[int, ...]]:
+    """``0.30`` and ``0.30.0`` are one version."""
+    return claim.product, claim.parts + (0,) * (3 - len(claim.parts))
+
+
+def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Mention] = ()) -> list[BriefWarning]:
+    """``version_conflict``: different "current" versions of one product, or two numbering schemes."""
+    window = {m.source for m in mentions}
+    claims = version_claims([*mentions, *references])
+    by_product: dict[str, list] = defaultdict(list)
+    canonical: dict[tuple[str, tuple[int, ...]], str] = {}
+    for claim in claims:
+        by_product[claim.product].append(claim)
+    warnings = []
+    for product, group in sorted(by_product.items()):
+        for claim in group:
+            canonical.setdefault(_padded(claim), claim.version)
+        versions: dict[str, object] = {}
+        for claim in group:
+            versions.setdefault(canonical[_padded(claim)], claim)
+        for a in sorted(versions):
+            for b in sorted(versions):
+                pa, pb = versions[a].parts, versions[b].parts
+                if len(pa) >= 2 and len(pb) >= 2 and pa[0] == pb[0] and pa[1] and pb[1] == pa[1] * 10:
+                    both = [c for c in group if canonical[_padded(c)] in (a, b)]
+                    if not any(c.mention.source in window for c in both):
+                        continue
+                    warnings.append(make_warning(
+                        "version_conflict",
+                        f"{product} 版本号两种写法：{a}（{versions[a].mention.source}）与 {b}（{versions[b].mention.source}），"
+                        "次版本号差一个数量级，疑为笔误或两套编号。",
+                        "中", f"核对 {product} 官方 release 页，统一版本号", [c.mention.source for c in both], product,
+                        f"version_conflict:scheme:{product}:{a},{b}"))
+        current = [c for c in group if c.current]
+        distinct = sorted({canonical[_padded(c)] for c in current}, key=lambda v: versions[v].parts)
+        if len(distinct) >= 2 and any(c.mention.source in window for c in current):
+            parts = []
+            for version in distinct:
+                claim = next(c for c in current if canonical[_padded(c)] == version)
+                dated = f"，{claim.date}" if claim.date else ""
+                parts.append(f"{version}（{claim.mention.source}{dated}）")
+            warnings.append(make_warning(
+                "version_conflict", f"{product}「当前版本」各源不一：" + " vs ".join(parts) + "。",
+                "低", f"以 {product} 官方 release 为准注明各源口径与日期", [c.mention.source for c in current], product,
+                f"version_conflict:current:{product}:{','.join(distinct)}"))
+    return warnings
+
+
+def _fmt(claim: FigureClaim) -> str:
+    return claim.mention.value
+
+
+def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
+    """``number_conflict``: one metric of one entity with figures that do not overlap, from two places."""
+    window = {m.source for m in mentions}
+    groups: dict[tuple[str, str, str], list[FigureClaim]] = defaultdict(list)
+    # Only the window's figures: the living document's older figures describe other set-ups too often.
+    for claim in figure_claims(mentions):
+        groups[(claim.subject, claim.metric, claim.unit)].append(claim)
+    warnings = []
+    for (subject, metric, unit), group in sorted(groups.items()):
+        if not any(c.mention.source in window for c in group):
+            continue
+        clash = [
+            (a, b) for i, a in enumerate(group) for b in group[i + 1:]
+            if (a.mention.source, a.mention.line) != (b.mention.source, b.mention.line)
+            and (a.high < b.low * 0.98 or b.high < a.low * 0.98)
+        ]
+        if not clash:
+            continue
+        values: dict[tuple[float, float], FigureClaim] = {}
+        for claim in group:
+            values.setdefault((claim.low, claim.high), claim)
+        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：「{quote(c.mention, 50)}」）"
+                          for _, c in sorted(values.items()))
+        warnings.append(make_warning(
+            "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",
+            "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用", [c.mention.source for c in group],
+            f"{subject} {metric}", f"number_conflict:{subject}:{metric}:{unit}"))
+    return warnings

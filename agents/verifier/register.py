@@ -1,0 +1,319 @@
+"""The contradiction register in the store: seeding, atomic D-number allocation, collisions, promises.
+
+A D-number names one thing for ever. The table is seeded from
+``organized/registry/contradictions.md`` and from every earlier brief; a new
+number follows the highest ever seen (register rows and brief sightings);
+an allocation is keyed by ``(thread, warning key)`` so a re-run of the same
+day takes no new number. Everything "as of" uses the brief's date.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from rapidfuzz import fuzz
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from agents.scanner.briefs import BriefRecord, risk_of_mark
+from agents.scanner.register import RegisterEntry
+from state.db import Database
+from state.errors import StoreError
+from state.models import BriefWarning, Mention
+from state.tables.register import PromiseRow, RegisterEntryRow, RegisterSightingRow
+
+__all__ = [
+    "REGISTER_PATH",
+    "REGISTERED_KINDS",
+    "OpenEntry",
+    "seed_register",
+    "assign_numbers",
+    "open_entries",
+    "close_entry",
+    "collisions",
+    "track_promises",
+    "promise_warnings",
+]
+
+REGISTER_PATH = "organized/registry/contradictions.md"
+# Kinds that are contradictions or claims to verify, and so hold a D-number.
+REGISTERED_KINDS = frozenset({
+    "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict", "number_conflict",
+    "promise_open", "promise_overdue", "version_beyond_latest",
+})
+_SAME_ITEM = 70  # partial_ratio of two texts above which two sightings of a number are one item
+_DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开)|发布了|开源了|上线了|released|is out|now available",
+                   re.IGNORECASE)
+_NOT_DONE = re.compile(r"仍(?:然)?(?:没|未)|尚未|还没|没有任何|未见|跳票|not (?:yet )?released|no release", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class OpenEntry:
+    """An entry still open on a day, to be carried forward ("沿用")."""
+
+    d: str
+    number: int
+    text: str
+    risk: str | None
+    raised: str | None
+    source: str | None
+    carried_from: str
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None
+
+
+def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequence[BriefRecord]) -> int:
+    """Load the register file's rows and every brief's D-numbers; return how many rows were added (idempotent)."""
+    added = 0
+    with db.session() as session:
+        known = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
+        sightings = {(s.number, s.source, s.role, s.text) for s in session.scalars(select(RegisterSightingRow))}
+
+        def sight(number: int, source: str, day: str | None, role: str, text: str) -> None:
+            if (number, source, role, text) not in sightings:
+                sightings.add((number, source, role, text))
+                session.add(RegisterSightingRow(number=number, source=source, day=day, role=role, text=text))
+
+        for entry in entries:
+            closed = re.search(r"\d{4}-\d{2}-\d{2}", entry.status) if entry.closed else None
+            if entry.number not in known:
+                row = RegisterEntryRow(
+                    number=entry.number, text=entry.text, risk=risk_of_mark(entry.risk.split()[-1] if entry.risk
+                                                                            else None),
+                    raised=_iso(entry.raised), status="closed" if entry.closed else "open",
+                    closed=closed.group(0) if closed else None, evidence=entry.status if entry.closed else None,
+                    source=entry.source, origin="register")
+                session.add(row)
+                known[entry.number] = row
+                added += 1
+            sight(entry.number, REGISTER_PATH, _iso(entry.raised), "raised", entry.text)
+        for brief in sorted(briefs, key=lambda b: (b.day or date.min, b.path)):
+            for item in brief.items:
+                sight(item.number, brief.path, _iso(brief.day), item.role, item.text)
+                if item.role == "raised" and item.text and item.number not in known:
+                    row = RegisterEntryRow(number=item.number, text=item.text, risk=risk_of_mark(item.risk),
+                                           raised=_iso(brief.day), source=brief.path, origin="brief")
+                    session.add(row)
+                    known[item.number] = row
+                    added += 1
+                elif item.role == "closed" and item.number in known and known[item.number].status == "open":
+                    row = known[item.number]
+                    row.status, row.closed = "closed", _iso(brief.day)
+                    row.evidence = f"{brief.path}：{item.text}" if item.text else brief.path
+    return added
+
+
+def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | None) -> list[list[RegisterSightingRow]]:
+    """Group a number's raised sightings into distinct items (same source or similar text = one item)."""
+    items: list[list[RegisterSightingRow]] = []
+    for sighting in sorted(sightings, key=lambda s: (s.day or "", s.source)):
+        source = row.source if row is not None and sighting.source == REGISTER_PATH else sighting.source
+        for item in items:
+            first = item[0]
+            first_source = row.source if row is not None and first.source == REGISTER_PATH else first.source
+            if source == first_source or fuzz.partial_ratio(sighting.text.lower(), first.text.lower()) >= _SAME_ITEM:
+                item.append(sighting)
+                break
+        else:
+            items.append([sighting])
+    return items
+
+
+def _raised_by_number(session, as_of: date | None) -> dict[int, list[RegisterSightingRow]]:  # type: ignore[no-untyped-def]
+    found: dict[int, list[RegisterSightingRow]] = {}
+    query = select(RegisterSightingRow).where(RegisterSightingRow.role == "raised", RegisterSightingRow.text != "")
+    for sighting in session.scalars(query):
+        if as_of is None or sighting.day is None or sighting.day <= as_of.isoformat():
+            found.setdefault(sighting.number, []).append(sighting)
+    return found
+
+
+def collisions(db: Database, as_of: date | None = None) -> list[BriefWarning]:
+    """``register_collision`` for every D-number that names two different items (briefs dated ≤ ``as_of``)."""
+    warnings = []
+    with db.session() as session:
+        rows = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
+        for number, sightings in sorted(_raised_by_number(session, as_of).items()):
+            items = _items(sightings, rows.get(number))
+            if len(items) < 2:
+                continue
+            listed = "；".join(f"{chr(0x2460 + i)} {item[0].source}（{item[0].day}）：「{item[0].text[:60]}」"
+                              for i, item in enumerate(items[:10]))
+            warnings.append(BriefWarning(
+                id="", register=f"D{number}", kind="register_collision",
+                text=f"D{number} 在不同来源中指 {len(items)} 件不同的事：{listed}。一个编号只能指一件事。",
+                risk="中", action=f"D{number} 保留给最早的一件，其余各件在本简报中改编新号",
+                sources=sorted({item[0].source for item in items}), subject=f"D{number}",
+                key=f"register_collision:D{number}"))
+    return warnings
+
+
+def _terms(warning: BriefWarning) -> tuple[str, list[str]]:
+    parts = (warning.key or "").split(":", 1)[-1]
+    subject = warning.subject or ""
+    terms = [t for t in re.split(r"[:,|\s]+", parts) if len(t) > 1 and t.lower() != subject.lower()
+             and t not in ("current", "scheme", "name", "id", "card", "ms")]
+    return subject, terms
+
+
+def _match_vault_item(session, warning: BriefWarning, as_of: date) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
+    subject, terms = _terms(warning)
+    if not subject:
+        return None
+    best: tuple[int, str, int, str] | None = None
+    for number, sightings in _raised_by_number(session, as_of).items():
+        for sighting in sightings:
+            text = sighting.text.lower()
+            if subject.lower() not in text:
+                continue
+            hits = sum(1 for term in terms if term.lower() in text)
+            if hits and (best is None or (hits, sighting.day or "") > (best[2], best[3])):
+                best = (number, sighting.source, hits, sighting.day or "")
+    return (best[0], best[1]) if best else None
+
+
+def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date) -> int:  # type: ignore[no-untyped-def]
+    highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
+                  session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
+    row = RegisterEntryRow(number=highest + 1, text=warning.text, risk=warning.risk, kind=warning.kind,
+                           raised=day.isoformat(), source=carried_from, origin="baton", thread=thread,
+                           key=warning.key, subject=warning.subject)
+    session.add(row)
+    session.flush()
+    return row.number
+
+
+def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning]) -> list[BriefWarning]:
+    """Give each registrable warning its D-number: its own from a re-run, a carried one, or a new one."""
+    day = date.fromisoformat(thread.rsplit(":", 1)[-1])
+    result = []
+    for warning in warnings:
+        if warning.kind not in REGISTERED_KINDS or not warning.key or warning.register:
+            result.append(warning)
+            continue
+        for _attempt in range(5):
+            try:
+                with db.session() as session:
+                    result.append(_number_one(session, thread, warning, day))
+                break
+            except IntegrityError:
+                continue  # another run took that number first: read the highest again
+        else:
+            raise StoreError(f"could not allocate a D-number for {warning.key!r} in thread {thread!r}")
+    return result
+
+
+def _number_one(session, thread: str, warning: BriefWarning, day: date) -> BriefWarning:  # type: ignore[no-untyped-def]
+    own = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.thread == thread,
+                                                        RegisterEntryRow.key == warning.key))
+    if own is not None:
+        return warning.model_copy(update={"register": f"D{own.number}", "carried_from": own.source})
+    earlier = session.scalar(select(RegisterEntryRow).where(
+        RegisterEntryRow.key == warning.key, RegisterEntryRow.status == "open", RegisterEntryRow.raised < day.isoformat(),
+    ).order_by(RegisterEntryRow.raised.desc()))
+    if earlier is not None:
+        return warning.model_copy(update={"register": f"D{earlier.number}",
+                                          "carried_from": f"{earlier.thread or 'register'} D{earlier.number}"})
+    match = _match_vault_item(session, warning, day)
+    if match is not None:
+        number, source = match
+        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
+        canonical = row is not None and (row.source == source or source == REGISTER_PATH)
+        if canonical and row.status == "open":
+            origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
+            return warning.model_copy(update={"register": f"D{number}", "carried_from": origin})
+        if not canonical:
+            carried = f"{source} D{number}（该编号另指他事，改编新号）"
+            return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, carried, day)}",
+                                              "carried_from": carried})
+    return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, None, day)}"})
+
+
+def open_entries(db: Database, as_of: date) -> list[OpenEntry]:
+    """Entries raised on or before ``as_of`` and not closed by then, oldest number first."""
+    day = as_of.isoformat()
+    found = []
+    with db.session() as session:
+        for row in session.scalars(select(RegisterEntryRow).order_by(RegisterEntryRow.number)):
+            if row.raised and row.raised > day:
+                continue
+            if row.status == "closed" and row.closed and row.closed <= day:
+                continue
+            origin = f"register D{row.number}" if row.origin == "register" else (row.source or row.thread or "")
+            found.append(OpenEntry(f"D{row.number}", row.number, row.text, row.risk, row.raised, row.source, origin))
+    return found
+
+
+def close_entry(db: Database, number: int, day: date, evidence: str) -> None:
+    """Close D``number`` on ``day`` with the evidence that settles it."""
+    with db.session() as session:
+        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
+        if row is None:
+            raise StoreError(f"no register entry D{number} to close")
+        row.status, row.closed, row.evidence = "closed", day.isoformat(), evidence
+
+
+def _promise_words(mention: Mention) -> str:
+    pos = mention.context.find(mention.raw)
+    tail = mention.context[pos + len(mention.raw):] if pos >= 0 else mention.context
+    tail = re.split(r"[。；;\"”」]", tail)[0]
+    return " ".join(w for w in re.split(r"[^a-z0-9]+", tail.lower()) if w)
+
+
+def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None:
+    """Record each dated promise the first day it is seen; record a later source that confirms one."""
+    with db.session() as session:
+        rows = list(session.scalars(select(PromiseRow)))
+        for mention in mentions:
+            if mention.kind != "promise":
+                continue
+            words = _promise_words(mention)
+            due = str(mention.detail.get("due"))
+            same = next((r for r in rows if r.due == due and fuzz.token_set_ratio(r.key.split("|", 1)[1], words) >= 80),
+                        None)
+            if same is None:
+                row = PromiseRow(key=f"{due}|{words}", text=mention.context, due=due, when=mention.value,
+                                 first_seen=day.isoformat(), source=mention.source)
+                session.add(row)
+                rows.append(row)
+            elif same.first_seen > day.isoformat():
+                same.first_seen, same.source, same.text = day.isoformat(), mention.source, mention.context
+        for row in rows:
+            if row.confirmed_by or row.first_seen > day.isoformat():
+                continue
+            words = set(row.key.split("|", 1)[1].split())
+            for mention in mentions:
+                context = mention.context
+                found = set(re.split(r"[^a-z0-9]+", context.lower()))
+                if words and len(words & found) >= max(1, len(words) // 2) and _DONE.search(context) \
+                        and not _NOT_DONE.search(context):
+                    row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
+                    break
+
+
+def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
+    """``promise_open`` while a tracked promise's date has not passed, ``promise_overdue`` after it."""
+    warnings = []
+    with db.session() as session:
+        for row in session.scalars(select(PromiseRow).order_by(PromiseRow.due, PromiseRow.id)):
+            if row.first_seen > day.isoformat():
+                continue
+            if row.confirmed_by and row.confirmed_on and row.confirmed_on <= day.isoformat():
+                continue
+            quote = row.text if len(row.text) <= 120 else row.text[:119] + "…"
+            if day.isoformat() <= row.due:
+                kind, risk = "promise_open", "低"
+                text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when}，截至 {day} 尚未到期，未见兑现。"
+                action = f"{row.due} 后复查是否发布"
+            else:
+                kind, risk = "promise_overdue", "中"
+                text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when} 已过（截至 {day}），未见任何来源确认发布。"
+                action = "降级为待观察，不锚定时间线；见到发布再恢复"
+            warnings.append(BriefWarning(id="", kind=kind, text=text, risk=risk, action=action, sources=[row.source],
+                                         subject=row.when, key=f"promise:{row.key}"))
+    return warnings

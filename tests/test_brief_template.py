@@ -1,0 +1,92 @@
+"""The brief's Markdown template and the template loader."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agents.integrator.compose import render_markdown
+from prompts import render_template, template_variables
+from state.errors import TemplateError
+from state.models import ArxivEntry, BaseDoc, Brief, BriefWarning, Increment, SourceEntry, Window
+
+TZ = ZoneInfo("Asia/Shanghai")
+HEADINGS = [
+    "状态摘要",
+    "一、检查过的来源清单",
+    "二、增量条目",
+    "三、值得警惕的矛盾或待核实说法",
+    "四、可引用的 arXiv 号列表",
+    "五、检查过的来源汇总（可审计）",
+    "六、本次变更摘要",
+    "七、建议今晚 E2 活文档更新优先级",
+]
+FIELDS = ["来源：", "URL：", "arXiv 号：", "work-queue 标识：", "paper_card 状态：", "要点：", "核心论点：",
+          "可信度：", "与活文档现有脉络的关系：", "建议归入章节："]
+
+
+def _brief() -> Brief:
+    end = datetime(2026, 9, 29, 22, 20, tzinfo=TZ)
+    incs = [
+        Increment(rank=1, title="Paper A", status="net_new", arxiv=["2609.31415"], urls=["https://arxiv.org/abs/2609.31415"],
+                  sources=["inbox/jay/a.md"], work_queue="Top 0.5", paper_card=1546, points=["要点（inbox/jay/a.md L3）"],
+                  argument="论点", credibility=5, credibility_reason="卡", relation="关系", section="§3.3",
+                  card_status="paper_card 1546 ✓"),
+        Increment(rank=2, title="Blog B", status="integrated", urls=["https://example.org/b"],
+                  sources=["inbox/tom/b.md"], points=[], argument="论点 B", credibility=3, relation="关系 B"),
+    ]
+    return Brief(
+        topic="inference", date="2026-09-29", thread="inference:2026-09-29", executor="tom",
+        window=Window(start=datetime(2026, 9, 28, 22, 20, tzinfo=TZ), end=end),
+        base_doc=BaseDoc(path="organized/knowledge/inference.md", version="267"), density="中", honesty="诚实",
+        summary=["增量条数：2 条"],
+        sources=[SourceEntry(path="inbox/jay/a.md", kind="note", agent="jay", time=end, bytes=2048, relevance=5),
+                 SourceEntry(path="inbox/jay/x.md", kind="note", status="empty", reason="the file is empty")],
+        increments=incs,
+        warnings=[BriefWarning(id="C1", register="D195", kind="version_conflict", text="v0.29 vs v0.30",
+                               carried_from="D195"),
+                  BriefWarning(id="C2", kind="single_source", text="只有一个来源")],
+        arxiv=[ArxivEntry(id="2609.31415", verified="ok", title="Paper A", section="§3.3", credibility=5, status="net_new")],
+        e2=[{"priority": "🔴", "content": "Paper A", "action": "写入 §3.3"}],
+    )
+
+
+def test_headings_in_the_examples_order():
+    markdown = render_markdown(_brief())
+    positions = [markdown.index(h) for h in HEADINGS]
+    assert positions == sorted(positions)
+    assert markdown.index("执行体：tom") < positions[0]
+    assert "诚实度声明：诚实" in markdown and "inference.md v267" in markdown
+
+
+def test_every_increment_has_every_field():
+    markdown = render_markdown(_brief())
+    part = markdown[markdown.index("二、增量条目"): markdown.index("三、值得警惕")]
+    blocks = part.split("增量 ")[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        positions = [block.index(f) for f in FIELDS]
+        assert positions == sorted(positions), block
+
+
+def test_warnings_sources_and_e2_are_rendered():
+    markdown = render_markdown(_brief())
+    assert "⚠️ C1（沿用 D195）" in markdown and "⚠️ C2（新增）" in markdown
+    assert "inbox/jay/x.md" in markdown and "the file is empty" in markdown
+    assert "🔴 Paper A 写入 §3.3" in markdown
+    assert "2609.31415 Paper A §3.3 ★★★★★ ✓ 已核对" in markdown
+
+
+def test_loader_names_missing_variables():
+    assert template_variables("brief.md.j2") == {"brief"}
+    with pytest.raises(TemplateError, match="brief"):
+        render_template("brief.md.j2")
+    with pytest.raises(TemplateError, match="nope.j2"):
+        render_template("nope.j2")
+
+
+def test_loader_names_attribute_the_caller_lacks():
+    with pytest.raises(TemplateError, match="brief.md.j2"):
+        render_template("brief.md.j2", brief={"topic": "inference"})

@@ -1,0 +1,71 @@
+"""The integrator on a copy of the sample vault: the Done-when of issue 4 for the three example days."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.integrator.compose import integrate, render_markdown
+from agents.scanner.notes import decode_bytes
+from agents.scanner.window import scan_window
+from state.vault_config import load_vault_config
+
+pytestmark = pytest.mark.sample_vault
+
+DAYS = [("inference", "2026-09-27"), ("inference", "2026-09-29"), ("llm-infra", "2026-09-28")]
+_CITATION = re.compile(r"（[^（）]*\.md(?: L\d+)?）$")
+_FIGURE = re.compile(r"\d+(?:\.\d+)+|\d{2,}(?:,\d{3})*")
+
+
+def _brief(vault: Path, topic: str, day: str):
+    cfg = load_vault_config(vault)
+    scan = scan_window(cfg, topic, date.fromisoformat(day))
+    return scan, integrate(scan, [], None, [], scan.thread)
+
+
+def test_done_when_2026_09_29_inference(sample_vault: Path):
+    _, brief = _brief(sample_vault, "inference", "2026-09-29")
+    assert 3 <= len(brief.increments) <= 8
+    status = {i: inc.status for inc in brief.increments for i in inc.arxiv}
+    assert status["2609.31415"] == "net_new"
+    assert status["2609.26333"] == "net_new"
+    assert status["2609.23130"] == "integrated"
+    cards = {inc.paper_card for inc in brief.increments}
+    assert not cards & set(range(1558, 1564))
+    assert {x["paper_card"] for x in brief.excluded} >= set(range(1558, 1564))
+    sections = {i: inc.section for inc in brief.increments for i in inc.arxiv}
+    assert sections["2609.31415"] == "§3.3"
+    assert sections["2609.26333"] == "§2.3"  # the vault's PD-disaggregation section
+
+
+@pytest.mark.parametrize(("topic", "day"), DAYS)
+def test_every_increment_figure_occurs_in_its_sources(sample_vault: Path, topic: str, day: str):
+    scan, brief = _brief(sample_vault, topic, day)
+    assert brief.increments, "an example day with no increment"
+    living = (sample_vault / scan.topic.living_doc).read_text(encoding="utf-8")
+    queue = (sample_vault / "organized/queue/work-queue.md").read_text(encoding="utf-8")
+    for inc in brief.increments:
+        corpus = "\n".join(decode_bytes((sample_vault / p).read_bytes())[0] or "" for p in inc.sources) + living + queue
+        texts = [_CITATION.sub("", p) for p in inc.points] + [inc.argument, inc.title, inc.relation]
+        for text in texts:
+            for figure in _FIGURE.findall(text):
+                assert figure in corpus, f"increment {inc.rank} states {figure!r} that no source gives: {text}"
+        for url in inc.urls:
+            host_path = url.split("://", 1)[1].split("?")[0].rstrip("/")
+            assert host_path.split("/")[0] in corpus
+        for point in inc.points:
+            assert _CITATION.search(point), f"uncited point: {point}"
+
+
+@pytest.mark.parametrize(("topic", "day"), DAYS)
+def test_sample_days_render_and_serialise(sample_vault: Path, topic: str, day: str):
+    _, brief = _brief(sample_vault, topic, day)
+    markdown = render_markdown(brief)
+    assert markdown.startswith(f"{topic} · E1 预消化简报({day})")
+    data = brief.model_dump(mode="json")
+    assert data["window"]["end"].endswith("+08:00")
+    assert {"sources", "increments", "warnings", "arxiv", "gaps", "alerts", "stats"} <= set(data)
+    assert all(s["status"] == "read" or s["reason"] for s in data["sources"])

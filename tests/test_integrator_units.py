@@ -1,0 +1,196 @@
+"""Integrator units on hand-made inputs: clustering, sections, credibility, status, density, source health."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from agents.integrator.cluster import cluster_items
+from agents.integrator.credibility import score_credibility
+from agents.integrator.sections import propose_section
+from agents.integrator.select import density_of, honesty_statement, judge_status, source_health, topic_fit
+from agents.scanner.living_doc import parse_living_doc
+from agents.scanner.mentions import extract_mentions
+from state.models import ArxivEntry, BriefWarning
+
+TZ = ZoneInfo("Asia/Shanghai")
+
+
+@dataclass
+class _File:
+    """The VaultFile fields the integrator reads."""
+
+    path: str
+    body: str
+    text: str = ""
+    agent: str | None = None
+
+
+@dataclass
+class _Card:
+    card: int
+    arxiv: str
+    title: str
+    primary: str
+    path: str
+    secondary: str | None = None
+    kind: str | None = "method"
+    status: str = "classified"
+    summary: str = ""
+    ingested: datetime = field(default_factory=lambda: datetime(2026, 9, 29, 6, 0, tzinfo=TZ))
+
+
+NOTE_A = """# jay · evening
+## §1 arXiv:2609.31415v1 · Evaluating KV Cache Reuse
+https://arxiv.org/abs/2609.31415v1
+- 论点：现有评测低估 KV cache 复用的精度损失
+- TTFT 7.85 s → 2.56 s（GLM-5.2）
+
+## §2 MortalApps 对比
+https://mortalapps.com/blog/vllm-vs-sglang?utm_source=x
+- SGLang ~16,200 tok/s vs vLLM ~12,500 tok/s
+- 顺带：arXiv 2609.28870 只扫了标题
+"""
+NOTE_B = """# spark
+增量 1：arXiv 2609.31415 · KV Cache Reuse（卡 1546）
+- 评测方法学，RAG 场景
+- 相关 PR：sgl-project/SGLang#36513
+"""
+NOTE_C = """# tom
+- 2511.02230v7 与 arXiv:2511.02230v2 同一篇；见 https://github.com/sgl-project/SGLang/pull/36513
+"""
+
+
+def _mentions(*files: _File):
+    found = []
+    for file in files:
+        found.extend(extract_mentions(file.path, file.body))
+    return found
+
+
+def _items():
+    files = [
+        _File("inbox/jay/2026-09-29T1505-jay-evening.md", NOTE_A),
+        _File("inbox/spark/2026-09-29-llm-infra-e1prep.md", NOTE_B),
+        _File("inbox/tom/2026-09-29-note.md", NOTE_C),
+    ]
+    card = _Card(1546, "2609.31415", "Evaluating the Accuracy of KV Cache Reuse Techniques", "llm-infra",
+                 "organized/paper_cards/1546-2609-31415.md", secondary="evaluation")
+    return cluster_items(_mentions(*files), files, [card]), card
+
+
+def _by_key(items, key):
+    return next(item for item in items if key in item.keys)
+
+
+def test_one_paper_in_every_spelling_and_version_is_one_item():
+    items, _ = _items()
+    paper = _by_key(items, "arxiv:2609.31415")
+    assert paper.arxiv == ["2609.31415"]
+    assert set(paper.sources) >= {"inbox/jay/2026-09-29T1505-jay-evening.md", "inbox/spark/2026-09-29-llm-infra-e1prep.md"}
+    continuum = _by_key(items, "arxiv:2511.02230")
+    assert continuum.versions["2511.02230"] == {2, 7}
+    assert sum("arxiv:2511.02230" in item.keys for item in items) == 1
+
+
+def test_card_and_figures_attach_to_the_passage_subject():
+    items, card = _items()
+    paper = _by_key(items, "arxiv:2609.31415")
+    assert paper.card is card and card.path in paper.sources
+    assert any("7.85" in f.raw for f in paper.figures)
+    blog = next(item for item in items if any("mortalapps.com" in u for u in item.urls))
+    assert any("16,200" in f.raw or "16200" in f.raw.replace(",", "") for f in blog.figures)
+    assert not any("16,200" in f.raw for f in paper.figures)
+
+
+def test_listed_in_passing_is_its_own_item_and_pr_spellings_merge():
+    items, _ = _items()
+    aside = _by_key(items, "arxiv:2609.28870")
+    assert aside.passages == [] and aside.figures == []
+    pr = _by_key(items, "pr:sgl-project/sglang#36513")
+    assert pr.names == ["sgl-project/sglang#36513"]
+    assert sum("pr:sgl-project/sglang#36513" in item.keys for item in items) == 1
+
+
+LIVING = """---
+version: 100
+updated: 2026-09-28T23:50:00+08:00
+---
+## §2.3 Prefill-Decode Disaggregation
+- AMPD（arXiv 2602.14516）：Prefill-Decode 解耦自适应资源划分〔v90 · 2026-09-20〕
+## §3.3 Cache Compression
+- GEAR（arXiv 2403.05527）：4-bit KV Cache 近无损量化压缩〔v80 · 2026-09-10〕
+- Mooncake 数字（arXiv 2609.23130）：Cache hit 1.7%→92.2%、吞吐 3.8×〔v95 · 2026-09-27〕
+- Today（arXiv 2609.99999）：merged on the brief's own day〔v101 · 2026-09-29〕
+## 变更记录
+- v100
+"""
+
+
+def test_section_by_similarity_and_anchored_section_wins():
+    doc = parse_living_doc(LIVING)
+    match = propose_section("Disaggregated Quantization: prefill 与 decode 解耦量化", doc.sections)
+    assert match is not None and match.id == "§2.3"
+    anchored = propose_section("Control plane 设计原则", doc.sections, ["2609.23130"])
+    assert anchored is not None and anchored.id == "§3.3" and anchored.anchored
+    assert propose_section("完全无关 zebra", doc.sections) is None
+
+
+def _item_with(figures_raw: list[str], arxiv: str):
+    body = f"## arXiv {arxiv} · Paper\n" + "\n".join(f"- 指标 {raw}" for raw in figures_raw) + "\n"
+    file = _File("inbox/jay/2026-09-29T1000-x.md", body)
+    items = cluster_items(_mentions(file), [file])
+    return _by_key(items, f"arxiv:{arxiv}")
+
+
+def test_status_against_markers_before_the_brief_day():
+    doc = parse_living_doc(LIVING)
+    anchored = doc.anchored_as_of(date(2026, 9, 29))
+    assert judge_status(_item_with(["TTFT 120 ms"], "2609.31415"), anchored, []).status == "net_new"
+    integrated = judge_status(_item_with(["TTFT 7.85 s", "吞吐 3.8×"], "2609.23130"), anchored, [])
+    assert integrated.status == "integrated" and [f.raw for f in integrated.new_figures] == ["7.85 s"]
+    assert judge_status(_item_with(["吞吐 3.8×"], "2609.23130"), anchored, []).status == "carried"
+    # A marker dated the brief's own day does not count as anchored yet.
+    assert judge_status(_item_with(["TTFT 9 ms"], "2609.99999"), anchored, []).status == "net_new"
+    brief = _File("inbox/tom/2026-09-28-inference-e1prep.md", "", text="增量 1：arXiv 2609.31415 · 已写过\n")
+    assert judge_status(_item_with(["TTFT 120 ms"], "2609.31415"), anchored, [brief]).status == "integrated"
+
+
+def test_topic_fit_card_class_wins_and_rag_only_is_out():
+    items, _ = _items()
+    paper = _by_key(items, "arxiv:2609.31415")
+    assert topic_fit(paper, "inference", ["KV cache"]).in_topic
+    paper.card = _Card(1558, "2609.31415", "InfiniHand", "multimodal", "organized/paper_cards/1558.md")
+    fit = topic_fit(paper, "inference", ["KV cache"])
+    assert not fit.in_topic and "multimodal" in fit.reason
+    file = _File("inbox/jay/2026-09-29T1000-rag.md", "## arXiv 2609.32049 EngramRAG\n- RAG 检索记忆\n")
+    rag = _by_key(cluster_items(_mentions(file), [file]), "arxiv:2609.32049")
+    assert "RAG" in topic_fit(rag, "inference", ["KV cache", "vLLM"]).reason
+
+
+def test_credibility_rises_with_card_and_sources_and_falls_with_mismatch_and_warning():
+    items, _ = _items()
+    paper = _by_key(items, "arxiv:2609.31415")
+    high = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="ok")})
+    assert high.score == 5 and "paper_card 1546" in high.reason
+    warning = BriefWarning(id="C1", kind="id_conflict", text="2609.31415 两处编号不一致")
+    low = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="mismatch")}, [warning])
+    assert low.score < high.score and "C1" in low.reason and "不一致" in low.reason
+    aside = _by_key(items, "arxiv:2609.28870")
+    assert score_credibility(aside, {}).score <= 3
+
+
+def test_density_and_honesty_tell_thin_day_from_broken_input():
+    assert density_of(["net_new"] * 3) == "高"
+    assert density_of(["net_new", "net_new"] + ["integrated"] * 5) == "中高"
+    assert density_of(["integrated"] * 2) == "低"
+    history = [{"jay": 8, "spark": 2, "tom": 2}] * 14
+    normal = source_health({"jay": 7, "spark": 2, "tom": 1}, history)
+    assert not normal.broken
+    thin = honesty_statement("inference", "低", [("arXiv 2609.31415", "net_new")], (3, 8), normal)
+    assert "偏薄" in thin and "真实情况" in thin and "异常" not in thin
+    silent = source_health({"jay": 0, "spark": 2, "tom": 2}, history)
+    assert silent.broken and silent.silent == ["jay"]
+    broken = honesty_statement("inference", "低", [], (3, 8), silent)
+    assert "jay" in broken and "静默" in broken and "中位数 8" in broken

@@ -1,0 +1,112 @@
+"""Publishing a brief and appending register rows: atomic, and never over a person's file."""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.coordinator import publish as publish_module
+from agents.coordinator.publish import (
+    REGISTER_PATH,
+    RegisterRow,
+    append_register_entries,
+    atomic_write_text,
+    publish_brief,
+)
+from state.errors import UsageError, VaultError
+
+DAY = date(2026, 5, 2)
+REGISTER = """---
+updated: 2026-05-01T22:30:00+08:00
+---
+
+# 登记簿
+
+| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |
+|---|---|---|---|---|---|
+| D10 | 旧条目 | ⚠⚬ 低 | 2026-04-30 | 沿用 | inbox/ann/x.md |
+| D11 | 另一条 | ⚠⚠⚬ 中 | 2026-05-01 | 待核 | inbox/ann/y.md |
+
+统计：共 2 件。下一编号：D12。
+"""
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_publish_new_file(tmp_path: Path) -> None:
+    result = publish_brief(tmp_path, "tom", DAY, "inference", "# brief\n")
+    target = tmp_path / "inbox" / "tom" / "2026-05-02-inference-e1prep.md"
+    assert result.path == target and target.read_text(encoding="utf-8") == "# brief\n"
+    assert not result.beside and result.note == "已发布：inbox/tom/2026-05-02-inference-e1prep.md"
+    assert _leftovers(target.parent) == []
+
+
+def test_never_overwrites_a_persons_brief(tmp_path: Path) -> None:
+    folder = tmp_path / "inbox" / "tom"
+    folder.mkdir(parents=True)
+    person = folder / "2026-05-02-inference-e1prep.md"
+    person.write_text("# tom 手写\n", encoding="utf-8")
+    first = publish_brief(tmp_path, "tom", DAY, "inference", "# baton v1\n")
+    assert person.read_text(encoding="utf-8") == "# tom 手写\n"
+    assert first.beside and first.path == folder / "2026-05-02-inference-e1prep.baton.md"
+    assert "已有人工简报，未覆盖" in first.note
+    second = publish_brief(tmp_path, "tom", DAY, "inference", "# baton v2\n")
+    assert second.path.read_text(encoding="utf-8") == "# baton v2\n" and "替换了 baton 先前的版本" in second.note
+    assert person.read_text(encoding="utf-8") == "# tom 手写\n"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "2026-05-02-inference-e1prep.baton.md", "2026-05-02-inference-e1prep.md"]
+
+
+def test_replace_keeps_the_old_file_as_bak(tmp_path: Path) -> None:
+    folder = tmp_path / "inbox" / "tom"
+    folder.mkdir(parents=True)
+    target = folder / "2026-05-02-inference-e1prep.md"
+    target.write_text("# tom 手写\n", encoding="utf-8")
+    result = publish_brief(tmp_path, "tom", DAY, "inference", "# baton\n", replace=True)
+    assert target.read_text(encoding="utf-8") == "# baton\n"
+    assert result.backup == folder / "2026-05-02-inference-e1prep.md.bak"
+    assert result.backup.read_text(encoding="utf-8") == "# tom 手写\n"
+    again = publish_brief(tmp_path, "tom", DAY, "inference", "# baton 2\n", replace=True)
+    assert again.backup.name == "2026-05-02-inference-e1prep.md.bak.2"
+    assert result.backup.read_text(encoding="utf-8") == "# tom 手写\n"  # the person's file is kept
+    assert _leftovers(folder) == []
+
+
+def test_failed_write_leaves_the_target_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "note.md"
+    target.write_text("old\n", encoding="utf-8")
+
+    def boom(_src: object, _dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(publish_module.os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write_text(target, "new\n")
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert _leftovers(tmp_path) == [] and os.listdir(tmp_path) == ["note.md"]
+
+
+def test_bad_executor_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="'../tom'"):
+        publish_brief(tmp_path, "../tom", DAY, "inference", "x")
+
+
+def test_append_register_rows(tmp_path: Path) -> None:
+    path = tmp_path / REGISTER_PATH
+    path.parent.mkdir(parents=True)
+    path.write_text(REGISTER, encoding="utf-8")
+    row = RegisterRow("D12", "vLLM 版本 0.3.3 | v0.30.0 不一致", "⚠⚠⚬ 中", DAY, "待核", "inbox/jay/z.md")
+    assert append_register_entries(tmp_path, [row]) == ["D12"]
+    lines = path.read_text(encoding="utf-8").split("\n")
+    i = lines.index("| D11 | 另一条 | ⚠⚠⚬ 中 | 2026-05-01 | 待核 | inbox/ann/y.md |")
+    assert lines[i + 1] == "| D12 | vLLM 版本 0.3.3 ｜ v0.30.0 不一致 | ⚠⚠⚬ 中 | 2026-05-02 | 待核 | inbox/jay/z.md |"
+    assert lines[i + 3].startswith("统计：")
+    assert append_register_entries(tmp_path, [row]) == []  # a repeated approval adds nothing
+    with pytest.raises(VaultError, match="D11 already names another entry"):
+        append_register_entries(tmp_path, [RegisterRow("D11", "别的事", "低", DAY, "待核", "x")])
+    assert _leftovers(path.parent) == []
