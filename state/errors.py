@@ -10,6 +10,7 @@ __all__ = [
     "StoreError",
     "ApprovalError",
     "TemplateError",
+    "DeliveryError",
 ]
 
 
@@ -39,3 +40,7 @@ class ApprovalError(BatonError):
 
 class TemplateError(BatonError):
     """A prompt template and its caller disagree."""
+
+
+class DeliveryError(BatonError):
+    """A sink could not deliver an alert (after its retries)."""

@@ -36,6 +36,7 @@ class Settings(BaseModel):
     crash_after: str | None = None
     today: date | None = None
     webhooks: list[str] = Field(default_factory=list)
+    alert_stdout: bool = False
 
     @property
     def checkpoint_path(self) -> Path:
@@ -64,6 +65,10 @@ def settings_from_env(vault: Path | None, state_dir: Path | None, **overrides: o
         "crash_after": env.get("BATON_CRASH_AFTER") or None,
         "webhooks": webhooks,
     }
+    if env.get("BATON_ALERT_STDOUT"):
+        values["alert_stdout"] = env["BATON_ALERT_STDOUT"] not in ("0", "", "false")
+    if env.get("BATON_TODAY"):
+        values["today"] = date.fromisoformat(env["BATON_TODAY"])
     if env.get("BATON_ARXIV_DELAY"):
         values["arxiv_delay"] = float(env["BATON_ARXIV_DELAY"])
     if env.get("BATON_ARXIV_BUDGET"):

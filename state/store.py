@@ -106,18 +106,27 @@ class Store:
 
     # briefs -----------------------------------------------------------------
     def save_brief(self, thread: str, run_id: int | None, brief: Brief, markdown: str) -> str:
-        """Store the thread's draft (replacing the previous one) and return its SHA-256."""
+        """Store the thread's working draft (replacing the previous one) and return its SHA-256."""
         digest = sha256_text(markdown)
         with self.db.session() as session:
             row = session.get(BriefRow, thread)
             payload = brief.model_dump(mode="json")
             if row is None:
                 session.add(BriefRow(thread=thread, run_id=run_id, brief=payload, markdown=markdown,
-                                     sha256=digest, revision=1))
-            elif row.sha256 != digest or row.brief != payload:
-                row.run_id, row.brief, row.markdown = run_id, payload, markdown
-                row.sha256, row.revision = digest, row.revision + 1
+                                     sha256=digest, revision=0))
+            else:
+                row.run_id, row.brief, row.markdown, row.sha256 = run_id, payload, markdown, digest
         return digest
+
+    def present(self, thread: str) -> int:
+        """Mark the working draft as presented for approval; a changed text is a new revision."""
+        with self.db.session() as session:
+            row = session.get(BriefRow, thread)
+            if row is None:
+                return 0
+            if row.presented_sha256 != row.sha256:
+                row.revision, row.presented_sha256 = row.revision + 1, row.sha256
+            return row.revision
 
     def brief(self, thread: str) -> tuple[Brief, str, int] | None:
         """The thread's draft: the model, its Markdown and its revision."""

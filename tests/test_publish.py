@@ -13,10 +13,10 @@ from agents.coordinator.publish import (
     REGISTER_PATH,
     RegisterRow,
     append_register_entries,
-    atomic_write_text,
     publish_brief,
 )
 from state.errors import UsageError, VaultError
+from state.files import atomic_write_text
 
 DAY = date(2026, 5, 2)
 REGISTER = """---

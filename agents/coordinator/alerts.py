@@ -25,10 +25,10 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
-from agents.coordinator.publish import atomic_write_text
 from agents.coordinator.slots import describe_gap, gaps_open_at_check, short_date
 from state.db import Database
-from state.errors import BatonError
+from state.errors import BatonError, DeliveryError
+from state.files import atomic_write_text
 from state.models import AlertEntry, GapEntry
 from state.tables.coordination import (
     DeliveryRow,
@@ -59,10 +59,6 @@ __all__ = [
 
 THRESHOLDS = (3, 7)
 _SEVERITY_ORDER = ("info", "warning", "high", "critical")
-
-
-class DeliveryError(BatonError):
-    """A sink could not deliver an alert (after its retries)."""
 
 
 @dataclass(frozen=True)

@@ -2,25 +2,75 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from agents.coordinator.alerts import (
+    SinkConfig,
+    build_sinks,
+    deliver_pending,
+    load_alerts,
+    record_gaps_and_outbox,
+)
+from agents.coordinator.claims import check_claims, read_coordination_notes
 from agents.coordinator.publish import publish_brief
+from agents.coordinator.slots import compute_gaps
+from agents.integrator.drafts import save_and_write
 from state.errors import ApprovalError
 from state.graph_state import RunState
 from state.runtime import BatonContext
+from state.settings import Settings
 from state.store import sha256_text
+from state.tables.coordination import load_excuses
+
+# Days of slot history a brief's coordination check looks at: enough for
+# yesterday's claims and the streaks that reach into the window.
+_GAP_DAYS = 8
 
 __all__ = ["coordinate", "approve", "publish", "after_approval"]
 
 
+def sink_configs(settings: Settings) -> list[SinkConfig]:
+    """The alert sinks of a run: a Markdown note per alert in <state>/alerts/, webhooks, maybe stdout."""
+    configs = [SinkConfig(kind="folder", name="notes")]
+    configs += [SinkConfig(kind="webhook", name=f"webhook-{i + 1}", url=url) for i, url in enumerate(settings.webhooks)]
+    if settings.alert_stdout:
+        configs.append(SinkConfig(kind="stdout"))
+    return configs
+
+
 def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
-    """First version: nothing to coordinate yet."""
-    runtime.context.progress("coordinate: done")
-    return {}
+    """Check the baton slots as of the window's end, send gap alerts once, add them to the brief."""
+    ctx = runtime.context
+    cfg = ctx.config
+    stored = ctx.store.brief(state.thread)
+    if stored is None:
+        raise ApprovalError(f"thread {state.thread!r} has no draft to coordinate")
+    brief = stored[0]
+    day = date.fromisoformat(state.day)
+    as_of = brief.window.end
+    gaps = compute_gaps(cfg, day, _GAP_DAYS, excuses=load_excuses(ctx.db), as_of=as_of)
+    claims = check_claims(read_coordination_notes(cfg, day, day), gaps, cfg)
+    today = ctx.settings.today or datetime.now(cfg.tz).date()
+    record_gaps_and_outbox(ctx.db, cfg, gaps, today=today, now=datetime.now(cfg.tz),
+                           send_backfill=ctx.settings.send_backfill)
+    report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
+                             now=lambda: datetime.now(cfg.tz))
+    brief.gaps = [gap for gap in gaps if gap.date == state.day]
+    brief.alerts = load_alerts(ctx.db, day)
+    known = {w.key for w in brief.warnings if w.key}
+    for warning in claims:
+        if warning.key not in known:
+            warning.id = f"C{len(brief.warnings) + 1}"
+            brief.warnings.append(warning)
+    digest, drafts = save_and_write(ctx, state, brief)
+    open_gaps = [g for g in brief.gaps if g.status in ("late", "missing")]
+    ctx.progress(f"coordinate: {len(open_gaps)} slot gaps, {len(claims)} coordination warnings, "
+                 f"{len(report.sent)} alerts sent" + (f", {len(report.failed)} not delivered" if report.failed else ""))
+    return {"brief_sha256": digest, "drafts": drafts, "gaps_open": len(open_gaps), "alerts_sent": len(report.sent)}
 
 
 def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -33,7 +83,8 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     stored = ctx.store.brief(state.thread)
     if stored is None:
         raise ApprovalError(f"thread {state.thread!r} has no draft to approve")
-    brief, markdown, revision = stored
+    brief, markdown, _ = stored
+    revision = ctx.store.present(state.thread)
     if ctx.settings.auto_approve:
         decision: dict = {"action": "approve", "by": "auto-approve", "auto": True}
     else:

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from state.errors import UsageError, VaultError
+from state.files import atomic_write_bytes, atomic_write_text
 
 __all__ = [
     "PublishResult",
     "RegisterRow",
-    "atomic_write_text",
     "publish_brief",
     "append_register_entries",
     "REGISTER_PATH",
@@ -54,33 +53,6 @@ class RegisterRow:
     source: str
 
 
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a fsynced temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
 def _free_backup(path: Path) -> Path:
     candidate = path.with_name(path.name + ".bak")
     number = 2
@@ -96,7 +68,7 @@ def _keep_backup(path: Path) -> Path:
     try:
         os.link(path, backup)
     except OSError:
-        atomic_write_text(backup, path.read_text(encoding="utf-8", errors="surrogateescape"))
+        atomic_write_bytes(backup, path.read_bytes())
     return backup
 
 

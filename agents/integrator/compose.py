@@ -96,7 +96,9 @@ def _cut(text: str, limit: int = _POINT_CHARS) -> str:
 
 
 def _tidy_title(text: str) -> str:
-    title = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", text)).strip(" ·—-:：|")
+    title = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", text))
+    # Removing the identifier can leave "（ ，…" or "（ ）" behind.
+    title = re.sub(r"[（(]\s*[)）]", "", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title)).strip(" ·—-:：|")
     for left, right in (("（", "）"), ("(", ")")):
         if title.startswith(right):
             title = title[1:].strip()

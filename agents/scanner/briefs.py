@@ -53,7 +53,7 @@ _TRAILING_MARK = re.compile(rf"\s*[（(][{_MARKS}]+[）)]\s*$")
 _TRAILING_RISK = re.compile(r"\s+(?:中低|中高|中|低|高)\s*$")
 _SECTION = re.compile(r"^\s*(?:#+\s*)?([一二三四五六七八九十]+)、")
 _INCREMENT = re.compile(r"^\s*(?:#+\s*)?(?:增量\s*\d+|承接[^：:]{0,20}#?\d+|\d+\.)\s*[：:．.]?\s*")
-_TITLE_STOP = re.compile(r"[（(：:⭐★→—]|\s[—–-]\s|\s·\s*$")
+_TITLE_STOP = re.compile(r"[（(：:⭐★→—§]|\s[—–-]\s|\s·\s|\s·\s*$")
 
 
 @dataclass(frozen=True)

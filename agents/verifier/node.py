@@ -29,7 +29,7 @@ def arxiv_entries(verdicts: dict[str, ArxivLookup], mentions: list[Mention], tz:
     """One contract entry per identifier, with what arXiv said (or why nothing was said)."""
     versions = _versions(mentions)
     entries = []
-    for identifier, verdict in sorted(verdicts.items()):
+    for _, verdict in sorted(verdicts.items()):
         record = verdict.record
         version = versions.get(verdict.id)
         entries.append(ArxivEntry(

@@ -83,7 +83,9 @@ class BriefRow(Base):
     brief: Mapped[dict] = mapped_column(JSON)
     markdown: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64))
-    revision: Mapped[int] = mapped_column(Integer, default=1)
+    # A revision is a draft as presented for approval: it changes only when the text does.
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    presented_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ArtifactRow(Base):

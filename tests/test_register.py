@@ -1,0 +1,172 @@
+"""The brief parser and the contradiction register in the store."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.scanner.briefs import parse_brief_text
+from agents.scanner.register import RegisterEntry
+from agents.verifier.register import (
+    assign_numbers,
+    close_entry,
+    collisions,
+    open_entries,
+    promise_warnings,
+    seed_register,
+    track_promises,
+)
+from state.db import Database
+from state.models import BriefWarning, Mention
+
+BRIEF_A = """inference · E1 预消化简报(2026-09-27)
+
+二、增量条目
+增量 1：arXiv 2609.23130 · From Inference Engine to Inference Control Plane（⭐⭐⭐⭐）
+三、矛盾/待核：D183 新增（WRP trace 未公开）；D180 闭合（两口径均成立）
+D195：vLLM 0.3.3 与 v0.30.0 版本号差异（⭐⭐⚬）
+沿用：D180–D182 在册条目全部沿用
+
+四、可引用 arXiv 号列表
+2609.23130 Inference Control Plane · 4 条原则 §1.1 ★★★★
+2605.17613 / 2604.24971（续立）
+"""
+
+BRIEF_B = """llm-infra · E1 预消化简报(2026-09-28)
+三、值得警惕的矛盾或待核实说法
+D195：Continnum arXiv 2511.02230v7 与 vLLM prefix caching Bug 8242 修复路线关系（⚠⚠⚬）
+五、本棒新增矛盾/待核 D195-D196
+D195 ⚠⚠⚬ Continnum arXiv 2511.02230v7 与 vLLM prefix caching Bug 8242 修复路线关系 中
+D196 ⚠⚬⚬ PolyKV 97.7% 压缩率 claim 与精度损失权衡 中
+"""
+
+
+def _db(tmp_path: Path) -> Database:
+    db = Database(f"sqlite:///{tmp_path / 'r.db'}")
+    db.create_all()
+    return db
+
+
+def _briefs():  # type: ignore[no-untyped-def]
+    return [parse_brief_text("inbox/tom/2026-09-27-inference-e1prep.md", BRIEF_A, date(2026, 9, 27), "tom"),
+            parse_brief_text("inbox/spark/2026-09-28-llm-infra-e1prep.md", BRIEF_B, date(2026, 9, 28), "spark")]
+
+
+REGISTER = [RegisterEntry("D183", 183, "Workload-Router-Pool arXiv 2609.21354 trace 未公开", "⚠⚬⚬ 中低",
+                          date(2026, 9, 24), "已闭合 2026-09-25（作者补附录）", "inbox/tom/2026-09-24-inference-e1prep.md"),
+            RegisterEntry("D184", 184, "vLLM v0.30.0 MXFP8 KV 仅限 SM100", "⚠⚠⚬ 中", date(2026, 9, 24), "沿用",
+                          "inbox/spark/2026-09-24-llm-infra-e1prep.md")]
+
+
+def test_brief_parser_reads_items_increments_and_citable_list() -> None:
+    record = _briefs()[0]
+    roles = {(i.d, i.role): i.text for i in record.items}
+    assert roles[("D183", "raised")] == "WRP trace 未公开"
+    assert roles[("D180", "closed")] == "两口径均成立"
+    assert roles[("D195", "raised")] == "vLLM 0.3.3 与 v0.30.0 版本号差异"
+    assert {i.d for i in record.items if i.role == "carried"} == {"D180", "D181", "D182"}
+    assert [(p.arxiv, p.title) for p in record.increments] == [
+        ("2609.23130", "From Inference Engine to Inference Control Plane")]
+    assert [(p.arxiv, p.title) for p in record.citable] == [
+        ("2609.23130", "Inference Control Plane"), ("2605.17613", ""), ("2604.24971", "")]
+    [raised] = [i for i in _briefs()[1].raised() if i.number == 196]
+    assert raised.risk == "⚠⚬⚬" and raised.text.startswith("PolyKV")
+
+
+def test_seed_is_idempotent_and_collisions_name_both_briefs(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    assert seed_register(db, REGISTER, _briefs()) == 4  # D183, D184 + D195, D196 first raised in briefs
+    assert seed_register(db, REGISTER, _briefs()) == 0
+    [collision] = collisions(db)
+    assert collision.register == "D195" and collision.kind == "register_collision"
+    assert collision.sources == ["inbox/spark/2026-09-28-llm-infra-e1prep.md", "inbox/tom/2026-09-27-inference-e1prep.md"]
+    assert collisions(db, as_of=date(2026, 9, 27)) == []  # a backfill of 9-27 knew only one D195
+
+
+def test_register_row_and_its_source_brief_are_one_item(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    brief = parse_brief_text("inbox/tom/2026-09-24-inference-e1prep.md", "三、矛盾/待核：D183 新增（WRP trace 未公开）",
+                             date(2026, 9, 24))
+    seed_register(db, REGISTER, [brief])
+    assert collisions(db) == []
+
+
+def _warning(key: str, subject: str, kind: str = "number_conflict") -> BriefWarning:
+    return BriefWarning(id="", kind=kind, text="…", risk="中", subject=subject, key=key)
+
+
+def test_numbers_follow_the_highest_ever_seen_and_reruns_take_none(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    seed_register(db, REGISTER, _briefs())
+    warnings = [_warning("number_conflict:SGLang:ttft:ms", "SGLang"), _warning("id_malformed:2511.0223", "2511.0223"),
+                BriefWarning(id="", kind="single_source", text="…", key="single_source:2609.1")]
+    first = assign_numbers(db, "inference:2026-09-29", warnings)
+    assert [w.register for w in first] == ["D197", "D198", None]
+    again = assign_numbers(db, "inference:2026-09-29", warnings)
+    assert [w.register for w in again] == ["D197", "D198", None]
+    other = assign_numbers(db, "llm-infra:2026-09-29", [_warning("number_conflict:vLLM:ttft:ms", "vLLM")])
+    assert other[0].register == "D199"
+
+
+def test_a_warning_matching_an_open_entry_carries_its_number(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    seed_register(db, REGISTER, _briefs())
+    carried = assign_numbers(db, "llm-infra:2026-09-29", [
+        _warning("version_conflict:scheme:vLLM:0.3.3,0.30.0", "vLLM", "version_conflict"),
+        _warning("number_conflict:PolyKV:压缩:%", "PolyKV")])
+    assert carried[0].register == "D195" and carried[0].carried_from == "inbox/tom/2026-09-27-inference-e1prep.md D195"
+    assert carried[1].register == "D196"  # spark's D196 is the only D196: the number is carried
+
+
+def test_next_day_carries_a_baton_number_and_open_entries_respect_as_of(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    seed_register(db, REGISTER, _briefs())
+    [first] = assign_numbers(db, "inference:2026-09-29", [_warning("number_conflict:X:ttft:ms", "X")])
+    [later] = assign_numbers(db, "inference:2026-09-30", [_warning("number_conflict:X:ttft:ms", "X")])
+    assert later.register == first.register and later.carried_from == f"inference:2026-09-29 {first.register}"
+    open_on_26 = {e.d for e in open_entries(db, date(2026, 9, 26))}
+    assert "D184" in open_on_26 and "D183" not in open_on_26 and "D195" not in open_on_26
+    assert "D183" in {e.d for e in open_entries(db, date(2026, 9, 24))}
+    close_entry(db, 184, date(2026, 9, 29), "inbox/x.md：官方文档已更正")
+    assert "D184" in {e.d for e in open_entries(db, date(2026, 9, 28))}
+    assert "D184" not in {e.d for e in open_entries(db, date(2026, 9, 29))}
+    carried = next(e for e in open_entries(db, date(2026, 9, 28)) if e.d == "D184")
+    assert carried.carried_from == "register D184"
+
+
+def _promise(source: str, context: str, due: str = "2026-09-30") -> Mention:
+    return Mention(source=source, kind="promise", value=due[:7], raw="计划于 2026-09 发布", line=3, context=context,
+                   detail={"due": due, "what": "发布"})
+
+
+def _text(source: str, context: str) -> Mention:
+    return Mention(source=source, kind="url", value="https://x.org", raw="https://x.org", line=1, context=context)
+
+
+PROMISE = "研究团队计划于 2026-09 发布 agent-managed KV-Cache 实现及 serving system。"
+
+
+def test_promise_is_open_until_its_month_ends_then_overdue(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    track_promises(db, [_promise("inbox/jay/a.md", PROMISE)], date(2026, 9, 28))
+    track_promises(db, [_promise("inbox/jay/b.md", "9-28 记的" + PROMISE + "今天仍然没有任何 release")],
+                   date(2026, 9, 29))
+    assert [w.kind for w in promise_warnings(db, date(2026, 9, 27))] == []  # not yet seen on 9-27
+    [open_] = promise_warnings(db, date(2026, 9, 30))
+    assert open_.kind == "promise_open" and open_.sources == ["inbox/jay/a.md"]
+    [late] = promise_warnings(db, date(2026, 10, 1))
+    assert late.kind == "promise_overdue" and late.key == open_.key
+
+
+@pytest.mark.parametrize(("context", "confirmed"), [
+    ("agent-managed KV-Cache serving system 已正式发布，代码开源", True),
+    ("agent-managed KV-Cache serving system 仍然没有发布", False),
+])
+def test_a_confirming_source_closes_the_promise(tmp_path: Path, context: str, confirmed: bool) -> None:
+    db = _db(tmp_path)
+    track_promises(db, [_promise("inbox/jay/a.md", PROMISE)], date(2026, 9, 28))
+    track_promises(db, [_text("inbox/jay/c.md", context)], date(2026, 9, 30))
+    assert (promise_warnings(db, date(2026, 10, 1)) == []) is confirmed
+    assert len(promise_warnings(db, date(2026, 9, 29))) == 1  # as of 9-29 nothing confirmed it yet
