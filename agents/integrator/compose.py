@@ -345,6 +345,10 @@ def integrate(
     for item, judgement, _fit, score in ordered:
         _, _, match, title = details[item.key]
         citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, score, results))
+    # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
+    listed = {entry.id for entry in citable}
+    citable.extend(entry for key, entry in sorted(results.items())
+                   if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed)
     health = source_health(today_counts(scan), history_counts)
     statuses = [inc.status for inc in increments]
     density = density_of(statuses)

@@ -1,15 +1,22 @@
-"""The verifier's node: check the window's identifiers and claims, persist the results."""
+"""The verifier's node: check the window's identifiers and claims, keep the register, persist the results."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from zoneinfo import ZoneInfo
 
 from langgraph.runtime import Runtime
 
+from agents.scanner.briefs import list_briefs
+from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
+from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
+from agents.verifier.checks import likely_ids, run_checks
+from agents.verifier.claims import arxiv_name
+from agents.verifier.register import seed_register
 from state.graph_state import RunState
-from state.models import ArxivEntry, Mention
+from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
 from state.tables.arxiv_cache import ArxivCache
 
@@ -25,37 +32,77 @@ def _versions(mentions: list[Mention]) -> dict[str, int]:
     return versions
 
 
-def arxiv_entries(verdicts: dict[str, ArxivLookup], mentions: list[Mention], tz: ZoneInfo) -> list[ArxivEntry]:
+def arxiv_entries(verdicts: Mapping[str, ArxivLookup], mentions: list[Mention], tz: ZoneInfo,
+                  likely: Mapping[str, tuple[str, str]] | None = None) -> list[ArxivEntry]:
     """One contract entry per identifier, with what arXiv said (or why nothing was said)."""
     versions = _versions(mentions)
     entries = []
     for _, verdict in sorted(verdicts.items()):
         record = verdict.record
         version = versions.get(verdict.id)
+        guess = (likely or {}).get(verdict.id)
+        note = verdict.note
+        if guess:
+            note = f"{note + '; ' if note else ''}likely {guess[0]} ({guess[1]})"
         entries.append(ArxivEntry(
             id=verdict.id, version=f"v{version}" if version else None, verified=verdict.status,
             title=record.title if record else None,
             published=record.published.astimezone(tz).date().isoformat() if record and record.published else None,
-            note=verdict.note,
+            note=note, likely=guess[0] if guess else None,
         ))
     return entries
 
 
+def _references(scan: WindowScan) -> list[Mention]:
+    """Mentions of the baseline (living document, earlier briefs): compared against, never reported."""
+    refs: list[Mention] = []
+    living = next((s for s in scan.sources if s.kind == "living_doc" and s.sha256), None)
+    if living is not None and living.sha256 in scan.blobs:
+        refs += extract_mentions(living.path, scan.blobs[living.sha256])
+    for brief in scan.earlier_briefs:
+        refs += extract_mentions(brief.path, brief.body)
+    return refs
+
+
+def _title_candidates(api: ArxivApi, scan: WindowScan, verdicts: Mapping[str, ArxivLookup]) -> dict[str, list[str]]:
+    """For malformed or unknown identifiers: arXiv title searches by the name the notes give them."""
+    wanted = {key for key, verdict in verdicts.items() if verdict.status in ("malformed", "not_found")}
+    candidates: dict[str, list[str]] = {}
+    for mention in scan.mentions:
+        if mention.kind != "arxiv" or mention.value not in wanted or mention.value in candidates:
+            continue
+        named = arxiv_name(mention)
+        if named:
+            candidates[mention.value] = [record.id for record in api.search_title(named[0])]
+    return candidates
+
+
+def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]) -> list[BriefWarning]:
+    dismissed = ctx.store.dismissed_keys(before_day=day)
+    kept = [w for w in warnings if not (w.key and w.key in dismissed)]
+    return [w.model_copy(update={"id": f"C{i}"}) for i, w in enumerate(kept, start=1)]
+
+
 def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
-    """Look the window's identifiers up on arXiv (batched, cached) and store the verdicts."""
+    """Look identifiers up on arXiv (batched, cached), run the cross-source checks, number the warnings."""
     ctx = runtime.context
     scan = current_scan(state, ctx)
     identifiers = sorted({m.value for m in scan.mentions if m.kind == "arxiv"})
-    ctx.progress(f"verify: {len(identifiers)} identifiers"
-                 + (" (offline: cache only)" if ctx.settings.offline else ""))
+    ctx.progress(f"verify: {len(identifiers)} identifiers" + (" (offline: cache only)" if ctx.settings.offline else ""))
+    seed_register(ctx.db, scan.register, list_briefs(ctx.config.root, ctx.config.tz))
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
+        candidates = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
-    entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz)
+    warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
+                          references=_references(scan), candidates=candidates)
+    warnings = _without_dismissed(ctx, state.day, warnings)
+    entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates))
     ctx.store.save_artifact(state.thread, "verify", {
-        "arxiv": [e.model_dump(mode="json") for e in entries], "warnings": [], "requests": requests})
-    counts = {status: sum(1 for e in entries if e.verified == status) for status in ("ok", "not_found",
-                                                                                     "malformed", "unverified")}
+        "arxiv": [e.model_dump(mode="json") for e in entries],
+        "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests})
+    counts = {status: sum(1 for e in entries if e.verified == status)
+              for status in ("ok", "not_found", "malformed", "unverified")}
     ctx.progress("verify: " + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-                 + f" · {requests} arXiv requests")
-    return {"arxiv_requests": requests, "warnings": 0}
+                 + f" · {requests} arXiv requests · {len(warnings)} warnings")
+    return {"arxiv_requests": requests, "warnings": len(warnings)}
