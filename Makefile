@@ -23,10 +23,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python tests/benchmarks/bench_arxiv.py
+	$(BIN)/python -m tests.benchmarks.bench_arxiv
 
 quality: $(STAMP)
-	$(BIN)/python -m workflows.quality
+	$(BIN)/python -m workflows.quality --vault ../shared/vault --examples ../shared/examples
 
 clean:
 	rm -rf $(VENV) demo-vault .pytest_cache .ruff_cache

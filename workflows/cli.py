@@ -15,7 +15,7 @@ from rich.console import Console
 
 from state.errors import BatonError, ConfigError, UsageError
 from state.settings import Settings, settings_from_env
-from workflows import api
+from workflows import api, coordination
 from workflows import review as review_api
 
 __all__ = ["main", "build_parser"]
@@ -23,6 +23,7 @@ __all__ = ["main", "build_parser"]
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 _out = Console(highlight=False, soft_wrap=True)
 log = logging.getLogger("baton")
+_log_file: Path | None = None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -95,8 +96,30 @@ def build_parser() -> argparse.ArgumentParser:
     _common(pending)
     pending.set_defaults(handler=_cmd_pending)
 
+    gaps = commands.add_parser("gaps", help="baton slots × days: met, late, missing, streaks (table, JSON or SVG)")
+    _common(gaps)
+    gaps.add_argument("--date", required=True, type=_day, help="the last day shown, YYYY-MM-DD")
+    gaps.add_argument("--days", type=int, default=7, help="how many days to show (default 7)")
+    gaps.add_argument("--json", action="store_true", help='print {"gaps": [...]} instead of the table')
+    gaps.add_argument("--svg", type=Path, metavar="FILE", help="also write the heatmap as an SVG file")
+    gaps.set_defaults(handler=_cmd_gaps)
+
+    excuse = commands.add_parser("excuse", help="excuse a slot for a day (neither breaks nor extends a streak)")
+    _common(excuse)
+    excuse.add_argument("slot", help="AGENT/SLOT, e.g. spark/llm-infra-e1prep")
+    excuse.add_argument("date", type=_day, help="YYYY-MM-DD")
+    excuse.add_argument("--by", required=True, help="who excuses (recorded)")
+    excuse.add_argument("--reason", required=True, help="why, e.g. 国庆假期 (recorded)")
+    excuse.set_defaults(handler=_cmd_excuse)
+
+    compare = commands.add_parser("compare", help="compare baton's brief (JSON) with a hand-written one (Markdown)")
+    compare.add_argument("ours", type=Path, help="baton's <date>-<topic>-e1prep.json")
+    compare.add_argument("theirs", type=Path, help="the hand-written <date>-<topic>-e1prep.md")
+    compare.set_defaults(handler=_cmd_compare)
+
     demo = commands.add_parser("demo", help="generate a demo vault and run a brief on it (no network, no LLM)")
-    demo.add_argument("--dir", type=Path, default=Path("demo-vault"), help="where the demo vault goes")
+    demo.add_argument("--dir", type=Path, default=Path("demo-vault"),
+                      help="where the demo vault goes (default ./demo-vault; regenerated if it is one)")
     demo.set_defaults(handler=_cmd_demo)
     return parser
 
@@ -111,6 +134,8 @@ def _progress(message: str) -> None:
 
 def _setup_logging(args: argparse.Namespace) -> None:
     """Log to ``<state>/logs/baton.log``; never to the terminal (the terminal gets one line)."""
+    global _log_file
+    _log_file = None
     root = logging.getLogger()
     for old in root.handlers:
         old.close()
@@ -125,6 +150,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
     except (OSError, ValueError):
         return
     handler = logging.FileHandler(settings.log_path, encoding="utf-8")
+    _log_file = settings.log_path
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.handlers = [handler]
     root.setLevel(logging.INFO)
@@ -196,6 +222,66 @@ def _cmd_pending(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_gaps(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    ctx = api.open_context(_settings(args))
+    report = coordination.gap_report(ctx, args.date, args.days)
+    if args.svg:
+        from state.files import atomic_write_text
+
+        atomic_write_text(args.svg, report.svg())
+        _err.print(f"SVG heatmap written to {args.svg}")
+    if args.json:
+        payload = {"gaps": [g.model_dump(mode="json") for g in report.gaps],
+                   "warnings": [w.model_dump(mode="json") for w in report.warnings]}
+        _out.print_json(data=payload)
+        return 0
+    days = sorted({g.date for g in report.gaps})
+    table = Table(title=f"baton slots · {days[0] if days else args.date} … {args.date}")
+    table.add_column("slot", no_wrap=True, min_width=22)
+    for day in days:
+        table.add_column(day[5:], justify="center")
+    cells: dict[tuple[str, str], str] = {}
+    for gap in report.gaps:
+        mark = coordination.STATUS_MARK.get(gap.status, gap.status)
+        if gap.status in ("late", "missing"):
+            mark += f"{gap.streak}"
+            if gap.arrived:
+                mark += f" {gap.arrived:%H:%M}"
+        cells[(f"{gap.agent}/{gap.slot}", gap.date)] = mark
+    for slot in dict.fromkeys(f"{g.agent}/{g.slot}" for g in report.gaps):
+        table.add_row(slot, *[cells.get((slot, day), "·") for day in days])
+    _out.print(table)
+    _out.print("✓ met · 迟N late (streak N, arrival) · 缺N missing (streak N) · 免 excused · · no record")
+    for warning in report.warnings:
+        _out.print(f"⚠ [{warning.kind}] {warning.text}", markup=False)
+    return 0
+
+
+def _cmd_excuse(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args))
+    key = coordination.excuse(ctx, args.slot, args.date, args.by, args.reason)
+    _out.print(f"excused {key} on {args.date} (by {args.by}: {args.reason})")
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from agents.integrator.compare import compare_briefs
+    from state.models import Brief
+
+    try:
+        ours = Brief.model_validate_json(args.ours.read_text(encoding="utf-8"))
+        theirs = args.theirs.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {exc.filename!r}: {exc.strerror}") from exc
+    except ValueError as exc:
+        raise UsageError(f"{str(args.ours)!r} is not a baton brief JSON: {str(exc).splitlines()[0]}") from exc
+    for line in compare_briefs(ours, theirs).lines():
+        _out.print(line, markup=False)
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from workflows.demo import run_demo
 
@@ -220,22 +306,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BatonError as exc:
         log.exception("baton failed")
-        _err.print(f"baton: failed: {exc}  (details: {_log_hint(args)})")
+        _err.print(f"baton: failed: {exc}  ({_log_hint(args)})")
         return 1
     except KeyboardInterrupt:
         _err.print("baton: interrupted; run the same command again to resume from the last checkpoint")
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI's last line of defence: one line, full log
         log.exception("unexpected failure")
-        _err.print(f"baton: failed: {type(exc).__name__}: {exc}  (details: {_log_hint(args)})")
+        _err.print(f"baton: failed: {type(exc).__name__}: {exc}  ({_log_hint(args)})")
         return 1
 
 
 def _log_hint(args: argparse.Namespace) -> str:
-    try:
-        return str(_settings(args).log_path)
-    except Exception:  # noqa: BLE001 - only a hint
-        return "<state>/logs/baton.log"
+    return f"details: {_log_file}" if _log_file else "run again with a --vault to keep a log"
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date, datetime
 from typing import Literal
 
@@ -57,6 +58,8 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     today = ctx.settings.today or datetime.now(cfg.tz).date()
     record_gaps_and_outbox(ctx.db, cfg, gaps, today=today, now=datetime.now(cfg.tz),
                            send_backfill=ctx.settings.send_backfill)
+    if ctx.settings.crash_after == "coordinate:recorded":
+        os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
     report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
                              now=lambda: datetime.now(cfg.tz))
     brief.gaps = [gap for gap in gaps if gap.date == state.day]

@@ -1,0 +1,57 @@
+"""`make quality`: baton's briefs against the team's hand-written ones, as figures (not test thresholds).
+
+Usage: ``python -m workflows.quality --vault VAULT --examples DIR``. The vault
+is copied to a temporary folder first (it is never written), each example day
+is run offline, and ``compare`` prints recall/precision per day.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from agents.integrator.compare import compare_briefs
+from state.models import Brief
+from state.settings import settings_from_env
+from workflows import api
+
+__all__ = ["main", "EXAMPLE_DAYS"]
+
+EXAMPLE_DAYS = (("inference", "2026-09-27"), ("inference", "2026-09-29"), ("llm-infra", "2026-09-28"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the example days and print the comparison figures."""
+    parser = argparse.ArgumentParser(prog="python -m workflows.quality", description=__doc__.splitlines()[0])
+    parser.add_argument("--vault", type=Path, required=True, help="the sample vault (read-only; copied first)")
+    parser.add_argument("--examples", type=Path, required=True, help="folder of hand-written example briefs")
+    args = parser.parse_args(argv)
+    if not (args.vault / "topics.toml").is_file():
+        print(f"quality: {str(args.vault)!r} is not a vault (no topics.toml); nothing to compare", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="baton-quality-") as temp:
+        vault = Path(temp) / "vault"
+        shutil.copytree(args.vault, vault)
+        settings = settings_from_env(vault, vault / ".baton", offline=True, formats=("json",))
+        ctx = api.open_context(settings)
+        for topic, day in EXAMPLE_DAYS:
+            theirs = args.examples / f"{day}-{topic}-e1prep.md"
+            if not theirs.is_file():
+                print(f"{topic} {day}: no hand-written brief at {theirs}; skipped")
+                continue
+            outcome = api.run_brief(ctx, topic, date.fromisoformat(day))
+            ours = Brief.model_validate_json(Path(outcome.drafts[0]).read_text(encoding="utf-8"))
+            print(f"== {topic} {day} · baton: {len(ours.increments)} increments, {len(ours.warnings)} warnings, "
+                  f"{len(ours.arxiv)} arXiv numbers")
+            for line in compare_briefs(ours, theirs.read_text(encoding="utf-8")).lines():
+                print(f"   {line}")
+        ctx.db.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
