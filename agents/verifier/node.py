@@ -103,6 +103,6 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests})
     counts = {status: sum(1 for e in entries if e.verified == status)
               for status in ("ok", "not_found", "malformed", "unverified")}
-    ctx.progress("verify: " + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-                 + f" · {requests} arXiv requests · {len(warnings)} warnings")
+    verdict_line = ", ".join(f"{n} {status}" for status, n in counts.items() if n) or "no identifiers"
+    ctx.progress(f"verify: {verdict_line} · {requests} arXiv requests · {len(warnings)} warnings")
     return {"arxiv_requests": requests, "warnings": len(warnings)}
