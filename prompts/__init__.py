@@ -24,6 +24,7 @@ from jinja2 import (
 )
 
 from state.errors import TemplateError
+from state.models import WARNING_LABELS
 
 __all__ = ["PROMPTS_DIR", "template_variables", "render_template"]
 
@@ -62,7 +63,8 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         autoescape=False,  # Markdown, not HTML
     )
-    env.filters.update(stars=_stars, hhmm=_hhmm, stamp=_stamp, size=_size)
+    env.filters.update(stars=_stars, hhmm=_hhmm, stamp=_stamp, size=_size,
+                       kind_label=lambda kind: WARNING_LABELS.get(kind, kind))
     return env
 
 

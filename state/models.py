@@ -27,6 +27,7 @@ __all__ = [
     "Stats",
     "Brief",
     "WARNING_KINDS",
+    "WARNING_LABELS",
 ]
 
 SourceKind = Literal["note", "brief", "card", "queue", "living_doc", "register", "feed"]
@@ -44,6 +45,15 @@ WARNING_KINDS = (
     "number_conflict", "promise_open", "promise_overdue", "single_source", "register_collision",
     "false_alarm", "instruction_in_source", "gap_unreported", "version_beyond_latest",
 )
+
+# How each warning kind reads in the brief's headings (Chinese, as the team writes).
+WARNING_LABELS = {
+    "id_malformed": "arXiv 号格式错误", "id_conflict": "同名异号 / 同号异名", "title_mismatch": "标题不符",
+    "date_mismatch": "日期不符", "version_conflict": "版本号各源不一", "number_conflict": "数字各源不一",
+    "promise_open": "承诺待兑现", "promise_overdue": "承诺逾期", "single_source": "单一来源、无链接",
+    "register_collision": "登记簿编号冲突", "false_alarm": "协调误报", "instruction_in_source": "来源中夹带指令",
+    "gap_unreported": "棒位缺口未报", "version_beyond_latest": "版本号超出最新版", "streak_mismatch": "缺口天数不符",
+}
 
 
 class _Model(BaseModel):
