@@ -32,6 +32,7 @@ from agents.integrator.select import (
     source_health,
     topic_fit,
 )
+from agents.verifier.claims import arxiv_name
 from prompts import render_template
 from state.models import (
     AlertEntry,
@@ -121,6 +122,10 @@ def _title(item: Item, judgement: Judgement | None = None) -> str:
         title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
         if len(title) >= 4:
             return title
+    for mention in item.anchors:
+        named = arxiv_name(mention) if mention.kind == "arxiv" else None
+        if named and len(named[0]) >= 4:
+            return _tidy_title(named[0])
     for mention in item.anchors:
         title = _tidy_title(_clean(mention.context))
         if len(title) >= 4:
