@@ -10,10 +10,14 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
+from state.db import Database, sqlite_url
+from state.tables.register import RegisterEntryRow
 from tests.fakes.arxiv_server import ArxivFake, FakePaper, Reply
 from workflows.cli import main
 from workflows.demo_vault import DemoManifest, generate_demo_vault
@@ -135,10 +139,12 @@ def test_inference_0929_verifies_against_arxiv_and_rerun_is_free(sample_vault: P
 
     # The warnings of the issue, each once.
     assert "2511.02230" in _one(brief, "id_malformed", r"2511\.0223\b")["text"]
-    _one(brief, "title_mismatch", "Continnum")
+    misspelt = _one(brief, "title_mismatch", "Continnum")
+    assert "2511.02230" in misspelt["text"] and CONTINUUM_TITLE in misspelt["text"]
     version = _one(brief, "version_conflict", "vLLM")
     assert re.search(r"0\.29\.0|0\.3\.3", version["text"]) and "0.30.0" in version["text"]
-    _one(brief, "number_conflict", "SGLang", "(?i)ttft")
+    ttft = _one(brief, "number_conflict", "SGLang", "(?i)ttft")
+    assert "85" in ttft["text"] and "42–80" in ttft["text"]
     anchors = _one(brief, "number_conflict", r"2609\.17863|Pareto")
     assert "54" in anchors["text"] and "48" in anchors["text"]
     promise = _one(brief, "promise_open", "C2C")
@@ -161,11 +167,42 @@ def test_inference_0929_verifies_against_arxiv_and_rerun_is_free(sample_vault: P
     assert brief["stats"].get("offline") is False
 
     # The same day again: everything from the store, no request, no new D-number.
+    allocated = _register_rows(sample_vault)
     again = _run(sample_vault, "inference", "2026-09-29")
     assert window_fake.request_count == first_count
-    assert again["stats"]["arxiv_requests"] == 0
+    assert again["stats"]["arxiv_requests"] == 0  # this run's verify, not the first run's count
     assert {k: v["verified"] for k, v in _arxiv(again).items()} == {k: v["verified"] for k, v in entries.items()}
     assert _registers(again) == _registers(brief)
+    assert _register_rows(sample_vault) == allocated
+
+
+def _register_rows(vault: Path) -> tuple[int, int]:
+    """How many register rows the store holds, and the highest D-number."""
+    db = Database(sqlite_url(vault / ".baton"))
+    with db.session() as session:
+        rows = (session.scalar(select(func.count()).select_from(RegisterEntryRow)) or 0,
+                session.scalar(select(func.max(RegisterEntryRow.number))) or 0)
+    db.dispose()
+    return rows
+
+
+@pytest.mark.xfail(strict=True, reason="title_mismatch false positive: 'CDB' is the initialism of arXiv's "
+                   "title 'Continuous Depth Batching …' (agents/verifier/checks.py _unrelated), and the warning "
+                   "then takes D207, which spark's 9-29 brief gives to CDB's production readiness "
+                   "(agents/verifier/register.py _match_vault_item ignores the kind)")
+def test_an_initialism_of_the_title_is_no_title_mismatch(sample_vault: Path, window_fake: ArxivFake) -> None:
+    brief = _run(sample_vault, "inference", "2026-09-29")
+    cdb = [w for w in _kinds(brief, "title_mismatch") if "2608.09444" in w["text"]]
+    assert cdb == []
+    assert not [w for w in brief["warnings"] if w["register"] == "D207" and w["kind"] == "title_mismatch"]
+
+
+@pytest.mark.xfail(strict=True, reason="title_mismatch false positive: in the table cell 'llm-d × vLLM × Mooncake"
+                   "（Inference Control Plane）' the parenthesised name is part of arXiv's title, but "
+                   "agents/verifier/claims.py _from_cells keeps only the text before the bracket")
+def test_a_bracketed_short_name_in_the_title_is_no_title_mismatch(sample_vault: Path, window_fake: ArxivFake) -> None:
+    brief = _run(sample_vault, "inference", "2026-09-29")
+    assert [w["text"] for w in _kinds(brief, "title_mismatch") if "2609.23130" in w["text"]] == []
 
 
 def test_promise_of_0929_is_overdue_on_1001_with_its_d_number(sample_vault: Path, window_fake: ArxivFake) -> None:
@@ -252,8 +289,9 @@ def test_fault_slow_answers_spend_the_budget_quickly(demo: DemoManifest, online:
     brief, seconds = _demo_run(demo)
     well_formed = [e for i, e in _arxiv(brief).items() if i != demo.malformed_id.raw]
     assert well_formed and {e["verified"] for e in well_formed} == {"unverified"}
-    note = well_formed[0]["note"] or ""
-    assert "budget" in note and "2 s" in note, note
+    for entry in well_formed:
+        assert "no answer from arXiv within" in entry["note"] and "time budget of 2 s" in entry["note"], entry
+    assert online.request_count == 1  # the budget was spent on the batch; the title search was not sent
     assert seconds < 15
 
 
@@ -285,3 +323,19 @@ def test_offline_on_a_fresh_store_makes_no_request(demo: DemoManifest, online: A
     well_formed = [e for i, e in entries.items() if i != demo.malformed_id.raw]
     assert well_formed and all(e["verified"] == "unverified" and "offline" in (e["note"] or "")
                                for e in well_formed)
+
+
+@pytest.mark.xfail(strict=True, reason="register carry-over ignores the kind of matter: agents/verifier/register.py "
+                   "_match_vault_item takes an earlier brief's D-number when its text holds the subject and ONE term "
+                   "of the key, so the vLLM 0.3.1/0.30.0 version_conflict takes D188, a prefix-caching regression")
+def test_a_d_number_of_another_matter_is_not_carried(demo: DemoManifest) -> None:
+    brief_path = demo.root / "inbox" / "tom" / f"{demo.end - timedelta(days=1)}-inference-e1prep.md"
+    text = brief_path.read_text(encoding="utf-8")
+    anchor = "三、值得警惕的矛盾或待核实说法\n"
+    assert anchor in text and demo.next_d == "D188"
+    other = "\nD188：vLLM 0.30.0 升级后 prefix caching 命中率回归（issue 8242）待核（⚠⚬）\n"
+    brief_path.write_text(text.replace(anchor, anchor + other), encoding="utf-8")
+    brief, _ = _demo_run(demo, "--offline")
+    version = _one(brief, "version_conflict", "vLLM", r"0\.3\.1")
+    assert version["register"] != "D188", version["carried_from"]
+    assert "D188" not in (version["carried_from"] or "")
