@@ -186,10 +186,6 @@ def _register_rows(vault: Path) -> tuple[int, int]:
     return rows
 
 
-@pytest.mark.xfail(strict=True, reason="title_mismatch false positive: 'CDB' is the initialism of arXiv's "
-                   "title 'Continuous Depth Batching …' (agents/verifier/checks.py _unrelated), and the warning "
-                   "then takes D207, which spark's 9-29 brief gives to CDB's production readiness "
-                   "(agents/verifier/register.py _match_vault_item ignores the kind)")
 def test_an_initialism_of_the_title_is_no_title_mismatch(sample_vault: Path, window_fake: ArxivFake) -> None:
     brief = _run(sample_vault, "inference", "2026-09-29")
     cdb = [w for w in _kinds(brief, "title_mismatch") if "2608.09444" in w["text"]]
@@ -197,9 +193,6 @@ def test_an_initialism_of_the_title_is_no_title_mismatch(sample_vault: Path, win
     assert not [w for w in brief["warnings"] if w["register"] == "D207" and w["kind"] == "title_mismatch"]
 
 
-@pytest.mark.xfail(strict=True, reason="title_mismatch false positive: in the table cell 'llm-d × vLLM × Mooncake"
-                   "（Inference Control Plane）' the parenthesised name is part of arXiv's title, but "
-                   "agents/verifier/claims.py _from_cells keeps only the text before the bracket")
 def test_a_bracketed_short_name_in_the_title_is_no_title_mismatch(sample_vault: Path, window_fake: ArxivFake) -> None:
     brief = _run(sample_vault, "inference", "2026-09-29")
     assert [w["text"] for w in _kinds(brief, "title_mismatch") if "2609.23130" in w["text"]] == []
@@ -325,9 +318,6 @@ def test_offline_on_a_fresh_store_makes_no_request(demo: DemoManifest, online: A
                                for e in well_formed)
 
 
-@pytest.mark.xfail(strict=True, reason="register carry-over ignores the kind of matter: agents/verifier/register.py "
-                   "_match_vault_item takes an earlier brief's D-number when its text holds the subject and ONE term "
-                   "of the key, so the vLLM 0.3.1/0.30.0 version_conflict takes D188, a prefix-caching regression")
 def test_a_d_number_of_another_matter_is_not_carried(demo: DemoManifest) -> None:
     brief_path = demo.root / "inbox" / "tom" / f"{demo.end - timedelta(days=1)}-inference-e1prep.md"
     text = brief_path.read_text(encoding="utf-8")

@@ -255,10 +255,35 @@ def _misspelled(name: str, title: str) -> list[tuple[str, str]]:
     return found
 
 
+_INITIALISM_SKIP = {"for", "of", "the", "a", "an", "and", "in", "on", "with", "to", "via", "by"}
+
+
+def _initialism(name: str, title: str) -> bool:
+    """True when ``name`` is an acronym of consecutive title words ("CDB" for "Continuous Depth Batching")."""
+    letters = re.sub(r"[^a-z]", "", name.lower())
+    if not 2 <= len(letters) <= 8 or " " in name.strip():
+        return False
+    initials = "".join(w[0] for w in name_words(title) if w and w not in _INITIALISM_SKIP)
+    return letters in initials
+
+
 def _unrelated(name: str, title: str) -> bool:
     title_words = [_singular(w) for w in name_words(title)]
     words = [_singular(w) for w in name_words(name) if len(w) >= 3]
+    if _initialism(name, title):
+        return False
     return bool(words) and not any(fuzz.ratio(w, t) >= 80 for w in words for t in title_words)
+
+
+def _bracketed_alias(group: Sequence[ArxivName], title: str) -> bool:
+    """True when a bracketed alternative name on the mention's line is part of the title."""
+    target = " ".join(name_words(title))
+    for named in group:
+        for alias in re.findall(r"[（(]([^）)]{3,80})[）)]", named.mention.context):
+            words = " ".join(name_words(alias))
+            if words and fuzz.partial_ratio(words, target) >= 90:
+                return True
+    return False
 
 
 def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
@@ -274,6 +299,8 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
         title, origin = titles[identifier]
         name = group[0].name
         if fuzz.partial_ratio(" ".join(name_words(name)), " ".join(name_words(title))) >= 90:
+            continue
+        if _bracketed_alias(group, title):
             continue
         typos = _misspelled(name, title)
         if typos:

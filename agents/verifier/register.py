@@ -161,8 +161,20 @@ def _terms(warning: BriefWarning) -> tuple[str, list[str]]:
     return subject, terms
 
 
+# A vault item continues a warning only when it speaks of the same kind of problem.
+_KIND_CUES = {
+    "title_mismatch": ("标题", "拼写", "拼作", "title", "spell"),
+    "version_conflict": ("版本", "version", "release"),
+    "promise_open": ("计划", "发布", "承诺", "跳票", "release"),
+    "promise_overdue": ("计划", "发布", "承诺", "跳票", "release"),
+    "id_conflict": ("号", "编号", "arxiv"),
+    "id_malformed": ("号", "格式", "截断", "arxiv"),
+}
+
+
 def _match_vault_item(session, warning: BriefWarning, as_of: date) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
     subject, terms = _terms(warning)
+    cues = _KIND_CUES.get(warning.kind, ())
     if not subject:
         return None
     best: tuple[int, str, int, str] | None = None
@@ -172,6 +184,11 @@ def _match_vault_item(session, warning: BriefWarning, as_of: date) -> tuple[int,
             if subject.lower() not in text:
                 continue
             hits = sum(1 for term in terms if term.lower() in text)
+            if terms and hits < len(terms):
+                continue  # every term of the warning must be there, not any one of them
+            if cues and not any(cue in text for cue in cues):
+                continue
+            hits = max(hits, 1)
             if hits and (best is None or (hits, sighting.day or "") > (best[2], best[3])):
                 best = (number, sighting.source, hits, sighting.day or "")
     return (best[0], best[1]) if best else None
