@@ -215,3 +215,4 @@ class Brief(_Model):
     excluded: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)
+    register_open: list[dict] = Field(default_factory=list)

@@ -45,6 +45,15 @@ class Store:
                 row.status, row.seconds, row.error = status, seconds, error
                 row.finished = datetime.now(UTC)
 
+    def run_seconds(self, run_id: int) -> float:
+        """Seconds since the run started (the brief's ``stats.seconds``)."""
+        with self.db.session() as session:
+            row = session.get(RunRow, run_id)
+            if row is None:
+                return 0.0
+            started = row.started if row.started.tzinfo else row.started.replace(tzinfo=UTC)
+            return (datetime.now(UTC) - started).total_seconds()
+
     def runs(self, thread: str) -> list[RunRow]:
         """Every run of a thread, oldest first."""
         with self.db.session() as session:

@@ -23,7 +23,7 @@ from typing import Literal, Protocol, TextIO
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from agents.coordinator.slots import describe_gap, gaps_open_at_check, short_date
 from state.db import Database
@@ -291,6 +291,11 @@ def record_gaps_and_outbox(
     with db.session() as session:
         upsert_gap_states(session, list(gaps), now)
         insert_outbox_rows(session, rows)
+        if send_backfill and rows:
+            # Rows an earlier plain backfill held back become due now that sending was asked for.
+            session.execute(update(OutboxRow)
+                            .where(OutboxRow.key.in_([r["key"] for r in rows]), OutboxRow.sent.is_(None))
+                            .values(backfill=False))
     return alerts
 
 

@@ -37,7 +37,8 @@ __all__ = ["coordinate", "approve", "publish", "after_approval"]
 def sink_configs(settings: Settings) -> list[SinkConfig]:
     """The alert sinks of a run: a Markdown note per alert in <state>/alerts/, webhooks, maybe stdout."""
     configs = [SinkConfig(kind="folder", name="notes")]
-    configs += [SinkConfig(kind="webhook", name=f"webhook-{i + 1}", url=url) for i, url in enumerate(settings.webhooks)]
+    # Webhook sinks are named by the hash of their URL (WebhookSink's default): order does not matter.
+    configs += [SinkConfig(kind="webhook", url=url) for url in settings.webhooks]
     if settings.alert_stdout:
         configs.append(SinkConfig(kind="stdout"))
     return configs
@@ -62,6 +63,7 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
     report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
                              now=lambda: datetime.now(cfg.tz))
+    brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
     brief.alerts = load_alerts(ctx.db, day)
     known = {w.key for w in brief.warnings if w.key}

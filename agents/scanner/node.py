@@ -23,7 +23,7 @@ def scan(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     result = scan_window(ctx.config, state.topic, date.fromisoformat(state.day))
     ctx.store.save_scan(state.thread, result.sources, result.mentions, result.blobs)
     ctx.scans[state.thread] = result
-    read = sum(1 for s in result.sources if s.in_window and s.status in ("read", "truncated"))
+    read = result.read_count
     skipped = len(result.sources) - read
     ctx.progress(f"scan: {read} sources read, {skipped} listed as skipped, {len(result.mentions)} mentions")
     return {"sources_read": read, "sources_skipped": skipped, "mentions": len(result.mentions),

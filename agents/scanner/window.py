@@ -48,6 +48,11 @@ class WindowScan:
     blobs: dict[str, str] = field(default_factory=dict)
 
     @property
+    def read_count(self) -> int:
+        """Sources of the window that were read (a truncated note is read, and flagged)."""
+        return sum(1 for s in self.sources if s.in_window and s.status in ("read", "truncated"))
+
+    @property
     def thread(self) -> str:
         """The thread id of this topic and day."""
         return f"{self.topic.name}:{self.day.isoformat()}"

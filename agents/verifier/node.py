@@ -10,11 +10,12 @@ from langgraph.runtime import Runtime
 from agents.scanner.briefs import list_briefs
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
+from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import likely_ids, run_checks
 from agents.verifier.claims import arxiv_name
-from agents.verifier.register import seed_register
+from agents.verifier.register import open_entries, seed_register
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
@@ -98,7 +99,14 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                           references=_references(scan), candidates=candidates)
     warnings = _without_dismissed(ctx, state.day, warnings)
     entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates))
+    carried = {w.register for w in warnings if w.register}
+    register_open = [
+        {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
+        for e in open_entries(ctx.db, scan.day)
+        if e.d not in carried and relevance(e.text, scan.topic.keywords) >= 1
+    ]
     ctx.store.save_artifact(state.thread, "verify", {
+        "register_open": register_open,
         "arxiv": [e.model_dump(mode="json") for e in entries],
         "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests})
     counts = {status: sum(1 for e in entries if e.verified == status)
