@@ -412,16 +412,22 @@ def check_single_source(mentions: Sequence[Mention], references: Sequence[Mentio
                 linked.add(mention.value)
     carded = {card.arxiv for card in cards}
     window = {m.source for m in mentions}
-    warnings = []
+    by_source: dict[str, list[str]] = defaultdict(list)
     for identifier, where in sorted(sources.items()):
         if len(where) != 1 or identifier in linked or identifier in carded or not where & window:
             continue
         source = next(iter(where))
         if source.removesuffix(".md").endswith("-e1prep"):
             continue  # a brief restates what its sources said; the sources are checked instead
+        by_source[source].append(identifier)
+    # One warning per source: a listing note (an HF daily table, say) names many numbers at once.
+    warnings = []
+    for source, identifiers in sorted(by_source.items()):
+        listed = " / ".join(identifiers)
         warnings.append(make_warning(
-            "single_source", f"arXiv {identifier} 只有 {source} 一处提到，且无链接。", "低",
-            "引用前打开 arXiv 页面核对", [source], identifier, f"single_source:{identifier}"))
+            "single_source", f"arXiv {listed} 只有 {source} 一处提到，且无链接（{len(identifiers)} 个）。", "低",
+            "引用前打开 arXiv 页面核对", [source], identifiers[0] if len(identifiers) == 1 else source,
+            f"single_source:{source}:{listed}"))
     return warnings
 
 
