@@ -126,8 +126,6 @@ def test_send_backfill_delivers_a_backfill_once(demo: DemoManifest, hook: Webhoo
     assert len(hook.requests) == len(rows)
 
 
-@pytest.mark.xfail(strict=True, reason="product bug: --send-backfill does not release alerts a plain backfill "
-                                       "recorded (insert_outbox_rows keeps backfill=True); see report")
 def test_send_backfill_after_a_plain_backfill_sends_the_recorded_alerts(
     demo: DemoManifest, hook: WebhookReceiver
 ) -> None:

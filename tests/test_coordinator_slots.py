@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 import xml.etree.ElementTree as ET
 from datetime import date, datetime
 from pathlib import Path
@@ -13,10 +14,12 @@ from agents.coordinator.claims import check_claims, parse_claims, read_coordinat
 from agents.coordinator.heatmap import render_gaps_svg
 from agents.coordinator.slots import compute_gaps, describe_gap, gaps_open_at_check, scan_arrivals
 from state.db import Database
+from state.models import BriefWarning
 from state.tables.coordination import load_excuses, record_excuse
 from state.vault_config import load_vault_config
 
 TZ = ZoneInfo("Asia/Shanghai")
+SVG_NS = "{http://www.w3.org/2000/svg}"
 SCHEDULE = """
 timezone = "Asia/Shanghai"
 check_at = "12:45"
@@ -213,3 +216,59 @@ def test_heatmap_is_valid_svg_with_one_cell_per_slot_day(vault: Path) -> None:
     texts = " ".join(t.text or "" for t in root.iterfind(".//s:text", ns))
     assert "2026-05-01 → 2026-05-06" in texts and "ann/daily" in texts and "迟交 late" in texts
     assert len(root.findall(".//s:rect[@class='legend']", ns)) == 4
+
+
+def _estimated_width(text: str, size: float) -> float:
+    """The test's own estimate: CJK / full-width one em, anything else 0.6 em."""
+    return sum(size if unicodedata.east_asian_width(ch) in ("W", "F") else size * 0.6 for ch in text)
+
+
+def test_heatmap_is_wide_enough_for_every_legend_item(vault: Path) -> None:
+    for days in (1, 3, 6):  # the fewer the days, the more the legend outgrows the grid
+        root = ET.fromstring(render_gaps_svg(compute_gaps(load_vault_config(vault), date(2026, 5, 6), days)))
+        width = float(root.get("width"))
+        assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+        legend = [t for t in root.iter(f"{SVG_NS}text") if t.get("class") == "legend"]
+        assert [t.text for t in legend][-1].startswith("数字 = 连续缺口日数")
+        rightmost = max(legend, key=lambda t: float(t.get("x")))
+        assert width >= float(rightmost.get("x")) + _estimated_width(rightmost.text, 12), (days, rightmost.text)
+        title = next(t for t in root.iter(f"{SVG_NS}text") if t.get("class") == "title")
+        assert width >= float(title.get("x")) + _estimated_width(title.text, 18)
+
+
+def test_heatmap_late_cell_shows_the_arrival_in_dark_ink_and_lists_cjk_fonts(vault: Path) -> None:
+    root = ET.fromstring(render_gaps_svg(compute_gaps(load_vault_config(vault), date(2026, 5, 6), 6)))
+    cells = {(c.get("data-slot"), c.get("data-date")): c for c in root.iter() if c.get("class") == "cell"}
+    late = cells[("ann/daily", "2026-05-02")]
+    assert late.get("data-status") == "late"
+    texts = [(t.get("class"), t.text, t.get("fill")) for t in late.iter(f"{SVG_NS}text")]
+    assert [(cls, text) for cls, text, _ in texts] == [("streak", "1"), ("arrival", "15:10")]
+    assert all(fill.lower() not in ("#fff", "#ffffff", "white") for _, _, fill in texts)  # not white on amber
+    missing = cells[("ann/daily", "2026-05-03")]
+    assert [t.get("class") for t in missing.iter(f"{SVG_NS}text")] == ["streak"]  # nothing arrived
+    fonts = root.get("font-family")
+    for family in ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei"):
+        assert f"'{family}'" in fonts
+    assert fonts.endswith("sans-serif")
+
+
+def test_heatmap_shows_warnings_escaped_and_inside_the_picture(vault: Path) -> None:
+    gaps = compute_gaps(load_vault_config(vault), date(2026, 5, 6), 2)
+    bare = ET.fromstring(render_gaps_svg(gaps))
+    long = "误报：boss 5-3 12:45 协调笔记称 ann/daily 5-2 未交，但 inbox/ann/2026-05-02-daily.md 已到达 " * 3
+    warnings = [BriefWarning(id="w1", kind="false_alarm", text=long),
+                BriefWarning(id="w2", kind="gap_unreported", text="boss 协调检查未提及 ann/feed <5-3> & 其他")]
+    svg = render_gaps_svg(gaps, warnings=warnings)
+    root = ET.fromstring(svg)  # still valid XML: "<", ">" and "&" are escaped
+    lines = [t for t in root.iter(f"{SVG_NS}text") if t.get("class") == "warning"]
+    assert {t.get("data-kind") for t in lines} == {"false_alarm", "gap_unreported"}
+    shown = "".join(t.text for t in lines)
+    assert "ann/feed <5-3> & 其他" in shown and "漏报缺口" in shown
+    assert "".join(t.text for t in lines if t.get("data-kind") == "false_alarm").replace(" ", "") == \
+        ("⚠" + long).replace(" ", "")  # wrapped, nothing lost
+    width, height = float(root.get("width")), float(root.get("height"))
+    legend_y = max(float(t.get("y")) for t in root.iter(f"{SVG_NS}text") if t.get("class") == "legend")
+    for line in lines:
+        assert legend_y < float(line.get("y")) <= height - 4
+        assert float(line.get("x")) + _estimated_width(line.text, 12) <= width, line.text
+    assert height > float(bare.get("height")) and len(lines) > 2

@@ -223,7 +223,12 @@ def _cmd_pending(args: argparse.Namespace) -> int:
 
 
 def _cmd_gaps(args: argparse.Namespace) -> int:
+    from rich import box
+    from rich.cells import cell_len
+    from rich.measure import Measurement
     from rich.table import Table
+
+    from agents.coordinator.slots import short_date
 
     ctx = api.open_context(_settings(args))
     report = coordination.gap_report(ctx, args.date, args.days)
@@ -238,24 +243,32 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
         _out.print_json(data=payload)
         return 0
     days = sorted({g.date for g in report.gaps})
-    table = Table(title=f"baton slots · {days[0] if days else args.date} … {args.date}")
-    table.add_column("slot", no_wrap=True, min_width=22)
+    slots = list(dict.fromkeys(f"{g.agent}/{g.slot}" for g in report.gaps))
+    # Compact enough for 8 days at 80 columns: no outer edge, one space of padding, short day headers.
+    table = Table(title=f"baton slots · {days[0] if days else args.date} … {args.date}", box=box.MINIMAL_HEAVY_HEAD,
+                  padding=(0, 1, 0, 0), show_edge=False)
+    table.add_column("slot", no_wrap=True, min_width=max((cell_len(slot) for slot in slots), default=4))
     for day in days:
-        table.add_column(day[5:], justify="center")
+        table.add_column(short_date(day), justify="center", no_wrap=True, min_width=5)
     cells: dict[tuple[str, str], str] = {}
     for gap in report.gaps:
         mark = coordination.STATUS_MARK.get(gap.status, gap.status)
         if gap.status in ("late", "missing"):
             mark += f"{gap.streak}"
             if gap.arrived:
-                mark += f" {gap.arrived:%H:%M}"
+                mark += f"\n{gap.arrived:%H:%M}"  # the arrival on its own line, so the column stays narrow
         cells[(f"{gap.agent}/{gap.slot}", gap.date)] = mark
-    for slot in dict.fromkeys(f"{g.agent}/{g.slot}" for g in report.gaps):
+    for slot in slots:
         table.add_row(slot, *[cells.get((slot, day), "·") for day in days])
-    _out.print(table)
-    _out.print("✓ met · 迟N late (streak N, arrival) · 缺N missing (streak N) · 免 excused · · no record")
+    out = _out
+    if not _out.is_terminal:  # piped or captured: rich would assume 80 columns and cut the day columns
+        probe = Console(width=10_000)
+        needed = Measurement.get(probe, probe.options, table).maximum
+        out = Console(highlight=False, soft_wrap=True, width=max(80, needed))
+    out.print(table)
+    out.print("✓ met · 迟N late (streak N; arrival below) · 缺N missing (streak N) · 免 excused · · no record")
     for warning in report.warnings:
-        _out.print(f"⚠ [{warning.kind}] {warning.text}", markup=False)
+        out.print(f"⚠ [{warning.kind}] {warning.text}", markup=False)
     return 0
 
 

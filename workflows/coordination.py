@@ -29,7 +29,7 @@ class GapReport:
 
     def svg(self) -> str:
         """The same report as an SVG heatmap."""
-        return render_gaps_svg(self.gaps)
+        return render_gaps_svg(self.gaps, self.warnings)
 
 
 def gap_report(ctx: BatonContext, day: date, days: int = 7) -> GapReport:
