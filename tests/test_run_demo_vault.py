@@ -274,7 +274,6 @@ def test_version_conflict_is_raised_on_the_product(demo: DemoManifest, brief: di
     assert matching and any(written.lstrip("v") in w["text"] and csdn in w["sources"] for w in matching)
 
 
-@pytest.mark.xfail(strict=True, reason="product bug: check_version_conflicts misses 0.3.1 vs v0.31.0 (see report)")
 def test_version_conflict_names_both_notes_of_the_window(demo: DemoManifest, brief: dict) -> None:
     product, versions, paths = demo.version_conflict
     matching = [w for w in _warnings(brief, "version_conflict") if w["subject"] == product]
@@ -294,7 +293,6 @@ def test_promise_instruction_and_false_alarm(demo: DemoManifest, brief: dict) ->
     assert demo.earlier_briefs[TOPIC] in warning["sources"]
 
 
-@pytest.mark.xfail(strict=True, reason="product bug: the transposed number is listed as citable NET-new (see report)")
 def test_transposed_number_is_not_sold_as_net_new(demo: DemoManifest, brief: dict) -> None:
     wrong = demo.two_numbers.wrong
     assert any(wrong in w["text"] for w in _warnings(brief, "id_conflict"))

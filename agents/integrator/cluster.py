@@ -16,17 +16,21 @@ Anchors merely listed inside someone else's passage stay separate items.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from state.models import Mention
+from agents.verifier.claims import name_words
+from state.models import BriefWarning, Mention
 
 if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
-__all__ = ["Passage", "Item", "cluster_items", "item_keys", "passages_of", "PR_REF"]
+__all__ = ["Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "mistaken_numbers", "passages_of",
+           "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
@@ -296,3 +300,43 @@ def cluster_items(
                 item.queue_card = getattr(row, "card", None)
                 item.queue_title = getattr(row, "title", None)
     return list(items.values())
+
+
+class MistakenNumber(NamedTuple):
+    """A number a note wrote for a paper whose number is ``likely`` (from an ``id_conflict`` warning)."""
+
+    likely: str
+    name: str  # the name the notes give the paper
+    warning: str  # the warning's register number, else its id
+
+
+def _title_fits(name: str, title: str) -> bool:
+    return fuzz.partial_ratio(" ".join(name_words(name)), " ".join(name_words(title))) >= 90
+
+
+def mistaken_numbers(warnings: Sequence[BriefWarning], titles: Mapping[str, str],
+                     baseline: Iterable[str] = (), cards: Iterable[str] = ()) -> dict[str, MistakenNumber]:
+    """Numbers of "one name under two numbers" conflicts that are the wrong ones, with the likely right one.
+
+    The right number is the one whose known title (arXiv, else the paper
+    card) fits the name; without a fitting title, the only one the living
+    document carries (``baseline``). A number stays undecided when neither
+    settles it, and is never called wrong when the living document carries
+    it or a paper card has it: those are papers of their own.
+    """
+    baseline, cards = set(baseline), set(cards)
+    found: dict[str, MistakenNumber] = {}
+    for warning in warnings:
+        if warning.kind != "id_conflict" or not warning.key.startswith("id_conflict:name:"):
+            continue
+        ids = list(dict.fromkeys(r.id for r in find_arxiv_refs(warning.text) if not r.malformed))
+        name = warning.subject or ""
+        right = [i for i in ids if i in titles and _title_fits(name, titles[i])]
+        if not right:
+            right = [i for i in ids if i in baseline]
+        if len(ids) < 2 or len(right) != 1:
+            continue
+        for identifier in ids:
+            if identifier != right[0] and identifier not in baseline and identifier not in cards:
+                found.setdefault(identifier, MistakenNumber(right[0], name, warning.register or warning.id))
+    return found

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from agents.integrator.cluster import Item, cluster_items
+from agents.integrator.cluster import Item, MistakenNumber, cluster_items, mistaken_numbers
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.sections import SectionMatch, propose_section, tokenize
 from agents.integrator.select import (
@@ -282,6 +283,25 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
     return entries
 
 
+def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
+                   results: Mapping[str, ArxivEntry]) -> ArxivEntry:
+    """A number written for another paper: listed for audit with the likely one, never citable as new.
+
+    ``verified`` stays arXiv's verdict (``unverified`` when arXiv was not
+    reached); a number arXiv knows is another paper's, hence ``mismatch``.
+    """
+    result = results.get(arxiv_id)
+    versions = item.versions.get(arxiv_id) or set()
+    verdict = result.verified if result else "unverified"
+    why = f"与 {mistaken.likely} 同名「{mistaken.name}」（{mistaken.warning}），号码疑为笔误，可能是 {mistaken.likely}"
+    return ArxivEntry(
+        id=arxiv_id, version=f"v{max(versions)}" if versions else None,
+        verified="mismatch" if verdict == "ok" else verdict,
+        title=result.title if result and verdict == "ok" else mistaken.name,
+        note=f"{why}；{result.note if result and result.note else '本次未联网核对 arXiv'}",
+        published=result.published if result else None, likely=mistaken.likely)
+
+
 def _e2(increments: Sequence[Increment], warnings: Sequence[BriefWarning]) -> list[dict]:
     rows = []
     for inc in increments:
@@ -312,10 +332,21 @@ def integrate(
     doc = f"{PurePosixPath(topic.living_doc).name} v{scan.living.version or '?'}"
     anchored = scan.living.anchored_as_of(scan.day)
     items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
+    titles = {str(card.arxiv): str(card.title) for card in scan.cards}
+    titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
+    mistaken = mistaken_numbers(warnings, titles, {i for s in scan.living.sections for b in s.bullets for i in b.arxiv},
+                                {str(card.arxiv) for card in scan.cards})
+    wrong: list[ArxivEntry] = []
     rows: list[tuple[Item, Judgement, TopicFit, int]] = []
     details: dict[str, tuple[Credibility, list[BriefWarning], SectionMatch | None, str]] = {}
     excluded: list[dict] = []
     for item in items:
+        # A number written for another paper is listed for audit, never sold as an item of its own.
+        wrong.extend(_mistaken_entry(i, mistaken[i], item, results) for i in item.arxiv if i in mistaken)
+        if any(i in mistaken for i in item.arxiv):
+            if all(i in mistaken for i in item.arxiv):
+                continue
+            item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
         fit = topic_fit(item, topic.name, topic.keywords)
         if not fit.in_topic:
             title = _title(item)
@@ -351,6 +382,7 @@ def integrate(
         _, _, match, title = details[item.key]
         citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, score, results))
     # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
+    citable.extend(wrong)
     listed = {entry.id for entry in citable}
     citable.extend(entry for key, entry in sorted(results.items())
                    if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed)

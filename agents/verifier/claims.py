@@ -300,6 +300,59 @@ def _padded(claim: VersionClaim) -> tuple[str, tuple[int, ...]]:
     return claim.product, claim.parts + (0,) * (3 - len(claim.parts))
 
 
+def _digits(parts: tuple[int, ...]) -> str:
+    """The version's digits without dots or trailing zeros: ``0.3.1`` and ``0.31.0`` both give ``031``."""
+    return "".join(str(p) for p in parts).rstrip("0")
+
+
+def _scheme_rule(pa: tuple[int, ...], pb: tuple[int, ...]) -> str | None:
+    """Why two versions of one product look like one number in two schemes, or None.
+
+    ``dot``: the same digits with a dot moved (``0.3.1`` vs ``0.31.0``);
+    ``tenfold``: a minor version ten times the other's (``0.3.3`` vs ``0.30.0``).
+    """
+    if len(pa) >= 2 and len(pb) >= 2 and _digits(pa) == _digits(pb):
+        return "dot"
+    if len(pa) >= 2 and len(pb) >= 2 and pa[0] == pb[0] and pa[1] and (pb[1] == pa[1] * 10 or pa[1] == pb[1] * 10):
+        return "tenfold"
+    return None
+
+
+def _scheme_pairs(versions: dict[str, list[VersionClaim]], window: set[str]) -> list[tuple[str, str, str]]:
+    """The scheme conflicts of one product, each version in at most one pair.
+
+    Pairs seen in the window on both sides come first, then one side in the
+    window (the other from the living document or an earlier brief); within
+    that, a moved dot before a tenfold minor version. A version taken by a
+    better pair is not paired again, so ``0.3.1`` next to the window's
+    ``0.31.0`` is not also compared with the living document's ``0.30.0``.
+    """
+    def seen(version: str) -> bool:
+        return any(c.mention.source in window for c in versions[version])
+
+    candidates = []
+    names = sorted(versions)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            rule = _scheme_rule(versions[a][0].parts, versions[b][0].parts)
+            inside = seen(a) + seen(b)
+            if rule and inside:
+                candidates.append((-inside, rule != "dot", a, b, rule))
+    used: set[str] = set()
+    pairs = []
+    for *_, a, b, rule in sorted(candidates):
+        if a in used or b in used:
+            continue
+        used.update((a, b))
+        pairs.append((a, b, rule))
+    return pairs
+
+
+def _where(claims: Sequence[VersionClaim], window: set[str]) -> str:
+    """The source to name for a version: a window note when one states it."""
+    return min(claims, key=lambda c: c.mention.source not in window).mention.source
+
+
 def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Mention] = ()) -> list[BriefWarning]:
     """``version_conflict``: different "current" versions of one product, or two numbering schemes."""
     window = {m.source for m in mentions}
@@ -312,24 +365,20 @@ def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Me
     for product, group in sorted(by_product.items()):
         for claim in group:
             canonical.setdefault(_padded(claim), claim.version)
-        versions: dict[str, object] = {}
+        versions: dict[str, list[VersionClaim]] = defaultdict(list)
         for claim in group:
-            versions.setdefault(canonical[_padded(claim)], claim)
-        for a in sorted(versions):
-            for b in sorted(versions):
-                pa, pb = versions[a].parts, versions[b].parts
-                if len(pa) >= 2 and len(pb) >= 2 and pa[0] == pb[0] and pa[1] and pb[1] == pa[1] * 10:
-                    both = [c for c in group if canonical[_padded(c)] in (a, b)]
-                    if not any(c.mention.source in window for c in both):
-                        continue
-                    warnings.append(make_warning(
-                        "version_conflict",
-                        f"{product} 版本号两种写法：{a}（{versions[a].mention.source}）与 {b}（{versions[b].mention.source}），"
-                        "次版本号差一个数量级，疑为笔误或两套编号。",
-                        "中", f"核对 {product} 官方 release 页，统一版本号", [c.mention.source for c in both], product,
-                        f"version_conflict:scheme:{product}:{a},{b}"))
+            versions[canonical[_padded(claim)]].append(claim)
+        for a, b, rule in _scheme_pairs(versions, window):
+            why = "数字相同、小数点位置不同" if rule == "dot" else "次版本号差一个数量级"
+            warnings.append(make_warning(
+                "version_conflict",
+                f"{product} 版本号两种写法：{a}（{_where(versions[a], window)}）与 {b}（{_where(versions[b], window)}），"
+                f"{why}，疑为笔误或两套编号。",
+                "中", f"核对 {product} 官方 release 页，统一版本号",
+                [c.mention.source for c in [*versions[a], *versions[b]]], product,
+                f"version_conflict:scheme:{product}:{a},{b}"))
         current = [c for c in group if c.current]
-        distinct = sorted({canonical[_padded(c)] for c in current}, key=lambda v: versions[v].parts)
+        distinct = sorted({canonical[_padded(c)] for c in current}, key=lambda v: versions[v][0].parts)
         if len(distinct) >= 2 and any(c.mention.source in window for c in current):
             parts = []
             for version in distinct:

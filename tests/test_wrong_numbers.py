@@ -1,0 +1,61 @@
+"""One thing under two numbers: a version with a moved dot, an arXiv number with swapped digits."""
+
+from __future__ import annotations
+
+from agents.integrator.cluster import mistaken_numbers
+from agents.scanner.mentions import extract_mentions
+from agents.verifier.claims import check_version_conflicts
+from state.models import BriefWarning
+
+
+def _scheme(warnings: list[BriefWarning]) -> list[BriefWarning]:
+    return [w for w in warnings if w.key.startswith("version_conflict:scheme:")]
+
+
+def test_a_moved_dot_is_paired_inside_the_window_before_the_living_document() -> None:
+    morning = extract_mentions("inbox/a/morning.md", "- 发布：vLLM v0.31.0，prefix caching 默认开启")
+    blog = extract_mentions("inbox/a/blog.md", "- 作者线上从 vLLM 0.3.1 升级后 P99 降低")
+    living = extract_mentions("doc.md", "- vLLM v0.30.0（2026-09-22）：Model Runner V2")
+    [warning] = _scheme(check_version_conflicts([*morning, *blog], living))
+    assert warning.key == "version_conflict:scheme:vLLM:0.3.1,0.31.0"
+    assert warning.sources == ["inbox/a/blog.md", "inbox/a/morning.md"]
+    assert "小数点" in warning.text and "0.30.0" not in warning.text
+
+
+def test_the_tenfold_minor_version_still_pairs_with_the_reference() -> None:
+    blog = extract_mentions("inbox/a/blog.md", "- 环境：vLLM 0.3.3")
+    living = extract_mentions("doc.md", "- vLLM v0.30.0（2026-09-22）")
+    [warning] = _scheme(check_version_conflicts(blog, living))
+    assert warning.key == "version_conflict:scheme:vLLM:0.3.3,0.30.0" and "数量级" in warning.text
+
+
+def test_different_digits_are_not_a_second_scheme() -> None:
+    notes = extract_mentions("inbox/a/blog.md", "- vLLM 0.3.1 与 vLLM 0.32.0 对比")
+    assert _scheme(check_version_conflicts(notes)) == []
+
+
+def _conflict(text: str, subject: str) -> BriefWarning:
+    return BriefWarning(id="C1", register="D9", kind="id_conflict", text=text, risk="中", action="核对",
+                        sources=["inbox/a/x.md"], subject=subject, key=f"id_conflict:name:{subject.lower()}")
+
+
+def test_the_number_whose_title_fits_is_right_and_the_other_is_mistaken() -> None:
+    warning = _conflict("同一名称「Multi-Level Draft Verification」对应两个不同的 arXiv 号：2610.17146（inbox/a/x.md） "
+                        "与 2610.17164（inbox/a/y.md）。", "Multi-Level Draft Verification")
+    found = mistaken_numbers([warning], {"2610.17164": "SpecLadder: Multi-Level Draft Verification for Decoding"})
+    assert set(found) == {"2610.17146"}
+    assert found["2610.17146"].likely == "2610.17164" and found["2610.17146"].warning == "D9"
+
+
+def test_without_a_title_the_living_documents_number_is_right() -> None:
+    warning = _conflict("同一名称「Workload-Router-Pool」对应两个不同的 arXiv 号：2603.21354（inbox/a/x.md） "
+                        "与 2609.21354（doc.md）。", "Workload-Router-Pool")
+    assert mistaken_numbers([warning], {}, baseline={"2609.21354"})["2603.21354"].likely == "2609.21354"
+    assert mistaken_numbers([warning], {}) == {}  # nothing settles it: both stay
+
+
+def test_a_number_the_living_document_or_a_card_carries_is_never_called_wrong() -> None:
+    warning = _conflict("同一名称「JIT Memory」对应两个不同的 arXiv 号：2609.25853（inbox/a/x.md） "
+                        "与 2609.27334（doc.md）。", "JIT Memory")
+    assert mistaken_numbers([warning], {"2609.27334": "JIT Memory"}, baseline={"2609.25853"}) == {}
+    assert mistaken_numbers([warning], {"2609.27334": "JIT Memory"}, cards={"2609.25853"}) == {}
