@@ -391,7 +391,7 @@ def integrate(
     density = density_of(statuses)
     labels = [(f"arXiv {inc.arxiv[0]}" if inc.arxiv else inc.title, inc.status) for inc in increments]
     honesty = honesty_statement(topic.name, density, labels, topic.increments, health)
-    read = sum(1 for s in scan.sources if s.status == "read")
+    read = scan.read_count
     summary = _summary(increments, warnings, citable, excluded, health, topic.increments, read, len(scan.sources) - read)
     return Brief(
         topic=topic.name, date=scan.day.isoformat(), thread=thread, executor=topic.executor,

@@ -26,7 +26,6 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     warnings = [BriefWarning.model_validate(w) for w in verified.get("warnings", [])]
     history = window_counts_history(ctx.config, state.topic, date.fromisoformat(state.day))
     brief = compose_brief(scan, warnings, arxiv, history, state.thread)
-    brief.stats.sources_read, brief.stats.sources_skipped = state.sources_read, state.sources_skipped
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
     brief.register_open = verified.get("register_open", [])
     brief.review_notes = [
