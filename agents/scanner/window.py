@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from fnmatch import fnmatch
-from pathlib import Path
 
 from agents.scanner.cards import Card, parse_card
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
@@ -14,7 +13,7 @@ from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
-from state.errors import VaultError
+from state.errors import ConfigError, VaultError
 from state.models import Mention, SourceEntry
 from state.vault_config import Topic, VaultConfig
 
@@ -68,11 +67,11 @@ def _entry(file: VaultFile, kind: str, flags: list[str], reasons: dict[str, str]
     )
 
 
-def _own_brief_name(topic: Topic, cfg: VaultConfig, day: date) -> tuple[str, str] | None:
+def _own_brief_name(topic: Topic, cfg: VaultConfig) -> tuple[str, str] | None:
     try:
         slot = cfg.slot(topic.slot)
-    except Exception:  # noqa: BLE001 - a topic without a slot simply has no baseline briefs
-        return None
+    except ConfigError:
+        return None  # a topic without a slot in schedule.toml simply has no baseline briefs
     return slot.agent, slot.pattern
 
 
@@ -85,7 +84,7 @@ def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
     inbox = root / "inbox"
     if not inbox.is_dir():
         raise VaultError(f"{str(root)!r} has no inbox/ folder: is this a vault?")
-    slot = _own_brief_name(topic, cfg, day)
+    slot = _own_brief_name(topic, cfg)
     _scan_inbox(cfg, scan, slot)
     _scan_cards(cfg, scan)
     _scan_organized(cfg, scan)
@@ -232,7 +231,3 @@ def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
                                         sha256=register.sha256, encoding=register.encoding, relevance=3,
                                         title=f"{len(scan.register)} entries"))
 
-
-def relative(root: Path, path: Path) -> str:
-    """``path`` relative to the vault root, POSIX style."""
-    return path.relative_to(root).as_posix()
