@@ -44,19 +44,31 @@ class LivingDoc:
     updated: datetime | None = None
     sections: list[Section] = field(default_factory=list)
 
-    def anchored_as_of(self, day: date) -> list[tuple[Section, Bullet]]:
-        """Bullets anchored before ``day``: the evening merge of D-1 counts for D, D's own does not."""
+    def _anchored(self, bullet: Bullet, day: date, at: datetime | None) -> bool:
+        if bullet.day is None or bullet.day < day:
+            return True
+        # A merge on the brief's own day counts only when this document version was already out
+        # when the brief was written (llm-infra's 05:00 morning merge before its 18:40 brief);
+        # inference's evening merge of D lands after D's 22:20 brief and does not.
+        return (bullet.day == day and at is not None and self.updated is not None
+                and bullet.version == self.version and self.updated <= at)
+
+    def anchored_as_of(self, day: date, at: datetime | None = None) -> list[tuple[Section, Bullet]]:
+        """Bullets anchored when the brief of ``day`` was written (at ``at``, its window end, when known).
+
+        A marker dated before ``day`` counts: the evening merge of D-1 lands after D-1's brief.
+        """
         return [
             (section, bullet)
             for section in self.sections
             for bullet in section.bullets
-            if bullet.day is None or bullet.day < day
+            if self._anchored(bullet, day, at)
         ]
 
-    def anchored_ids(self, day: date) -> dict[str, tuple[Section, Bullet]]:
-        """The arXiv ids anchored before ``day``, each with its first section and bullet."""
+    def anchored_ids(self, day: date, at: datetime | None = None) -> dict[str, tuple[Section, Bullet]]:
+        """The arXiv ids anchored as of ``day`` (and ``at``), each with its first section and bullet."""
         anchored: dict[str, tuple[Section, Bullet]] = {}
-        for section, bullet in self.anchored_as_of(day):
+        for section, bullet in self.anchored_as_of(day, at):
             for identifier in bullet.arxiv:
                 anchored.setdefault(identifier, (section, bullet))
         return anchored
