@@ -1,15 +1,44 @@
-"""Shared fixtures: the sample vault (skipped when absent), a loopback-only network guard."""
+"""Shared fixtures and test data: the sample vault (skipped when absent), a loopback-only network guard,
+a webhook receiver, the brief's Markdown headings, a one-slot schedule."""
 
 from __future__ import annotations
 
 import ipaddress
 import shutil
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.fakes.webhook import WebhookReceiver
+
 SHARED_VAULT = Path(__file__).resolve().parents[2] / "shared" / "vault"
+# The brief's Markdown: its section headings in order, and the fields of each increment in order.
+BRIEF_HEADINGS = [
+    "状态摘要",
+    "一、检查过的来源清单",
+    "二、增量条目",
+    "三、值得警惕的矛盾或待核实说法",
+    "四、可引用的 arXiv 号列表",
+    "五、检查过的来源汇总（可审计）",
+    "六、本次变更摘要",
+    "七、建议今晚 E2 活文档更新优先级",
+]
+INCREMENT_FIELDS = ["来源：", "URL：", "arXiv 号：", "work-queue 标识：", "paper_card 状态：", "要点：", "核心论点：",
+                    "可信度：", "与活文档现有脉络的关系：", "建议归入章节："]
+# A schedule.toml with one slot, ann's daily note due 12:00 that alerts boss; coordinator tests add slots.
+ANN_DAILY_SCHEDULE = """
+timezone = "Asia/Shanghai"
+check_at = "12:45"
+
+[[slot]]
+agent = "ann"
+name = "daily"
+pattern = "{date}-daily.md"
+due = "12:00"
+alert = ["boss"]
+"""
 
 
 def _is_loopback(address: object) -> bool:
@@ -61,3 +90,10 @@ def sample_vault(tmp_path: Path) -> Path:
     target = tmp_path / "vault"
     shutil.copytree(SHARED_VAULT, target)
     return target
+
+
+@pytest.fixture
+def webhook() -> Iterator[WebhookReceiver]:
+    """A webhook endpoint on 127.0.0.1 (``tests/fakes/webhook.py``), served for the test's duration."""
+    with WebhookReceiver() as receiver:
+        yield receiver

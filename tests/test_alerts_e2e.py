@@ -13,14 +13,14 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from tests.fakes.webhook import WebhookReceiver
-from workflows.demo_vault import DemoManifest, generate_demo_vault
+from workflows.demo_manifest import DemoManifest
+from workflows.demo_vault import generate_demo_vault
 
 TOPIC = "inference"
 
@@ -28,12 +28,6 @@ TOPIC = "inference"
 @pytest.fixture
 def demo(tmp_path: Path) -> DemoManifest:
     return generate_demo_vault(tmp_path / "vault")
-
-
-@pytest.fixture
-def hook() -> Iterator[WebhookReceiver]:
-    with WebhookReceiver() as receiver:
-        yield receiver
 
 
 def _run(manifest: DemoManifest, today: str, url: str, *extra: str,
@@ -70,12 +64,12 @@ def _late_slot_open_key(manifest: DemoManifest) -> str:
 
 
 def test_killed_after_recording_then_exactly_one_delivery_per_alert(
-    demo: DemoManifest, hook: WebhookReceiver
+    demo: DemoManifest, webhook: WebhookReceiver
 ) -> None:
     today = demo.end.isoformat()
-    crashed = _run(demo, today, hook.url, crash="coordinate:recorded")
+    crashed = _run(demo, today, webhook.url, crash="coordinate:recorded")
     assert crashed.returncode == 137, crashed.stderr
-    assert hook.requests == []
+    assert webhook.requests == []
     recorded = _outbox(demo)
     due = [row for row in recorded if not row["backfill"]]
     assert {row["day"] for row in due} == {today}  # earlier days of the look-back are backfill
@@ -83,28 +77,28 @@ def test_killed_after_recording_then_exactly_one_delivery_per_alert(
     key = _late_slot_open_key(demo)
     assert key in {row["key"] for row in due}
 
-    resumed = _run(demo, today, hook.url)
+    resumed = _run(demo, today, webhook.url)
     assert resumed.returncode == 0, resumed.stderr
     assert "resuming" in resumed.stderr
     texts = {row["key"]: row["text"] for row in due}
-    assert sorted(hook.texts) == sorted(texts.values())
+    assert sorted(webhook.texts) == sorted(texts.values())
     streak = demo.late_slot.streak + 1  # late every day of the streak, missing on the end day
     assert f"{demo.late_slot.slot} 第 {streak} 日缺口" in texts[key]
     sent = {alert["key"]: alert["sent"] for alert in _brief(demo)["alerts"]}
     assert all(sent[k] is not None for k in texts)
 
-    third = _run(demo, today, hook.url)
+    third = _run(demo, today, webhook.url)
     assert third.returncode == 0, third.stderr
-    assert len(hook.requests) == len(texts)
+    assert len(webhook.requests) == len(texts)
     assert _webhook_deliveries(demo) == Counter(texts.keys())  # one delivery row per alert key
     assert [row["key"] for row in _outbox(demo)] == [row["key"] for row in recorded]
 
 
-def test_backfill_alerts_are_recorded_not_sent(demo: DemoManifest, hook: WebhookReceiver) -> None:
+def test_backfill_alerts_are_recorded_not_sent(demo: DemoManifest, webhook: WebhookReceiver) -> None:
     later = (demo.end + timedelta(days=1)).isoformat()
-    ran = _run(demo, later, hook.url)
+    ran = _run(demo, later, webhook.url)
     assert ran.returncode == 0, ran.stderr
-    assert hook.requests == []
+    assert webhook.requests == []
     alerts = {alert["key"]: alert for alert in _brief(demo)["alerts"]}
     key = _late_slot_open_key(demo)
     assert key in alerts and alerts[key]["sent"] is None
@@ -112,27 +106,27 @@ def test_backfill_alerts_are_recorded_not_sent(demo: DemoManifest, hook: Webhook
     assert all(row["backfill"] for row in _outbox(demo))
 
 
-def test_send_backfill_delivers_a_backfill_once(demo: DemoManifest, hook: WebhookReceiver) -> None:
+def test_send_backfill_delivers_a_backfill_once(demo: DemoManifest, webhook: WebhookReceiver) -> None:
     later = (demo.end + timedelta(days=1)).isoformat()
-    ran = _run(demo, later, hook.url, "--send-backfill")
+    ran = _run(demo, later, webhook.url, "--send-backfill")
     assert ran.returncode == 0, ran.stderr
     rows = {row["key"]: row for row in _outbox(demo)}
     key = _late_slot_open_key(demo)
-    assert rows[key]["text"] in hook.texts
-    assert sorted(hook.texts) == sorted(row["text"] for row in rows.values())
+    assert rows[key]["text"] in webhook.texts
+    assert sorted(webhook.texts) == sorted(row["text"] for row in rows.values())
     assert all(row["sent"] is not None for row in rows.values())
-    again = _run(demo, later, hook.url, "--send-backfill")
+    again = _run(demo, later, webhook.url, "--send-backfill")
     assert again.returncode == 0, again.stderr
-    assert len(hook.requests) == len(rows)
+    assert len(webhook.requests) == len(rows)
 
 
 def test_send_backfill_after_a_plain_backfill_sends_the_recorded_alerts(
-    demo: DemoManifest, hook: WebhookReceiver
+    demo: DemoManifest, webhook: WebhookReceiver
 ) -> None:
     later = (demo.end + timedelta(days=1)).isoformat()
-    assert _run(demo, later, hook.url).returncode == 0
-    assert hook.requests == []
-    ran = _run(demo, later, hook.url, "--send-backfill")
+    assert _run(demo, later, webhook.url).returncode == 0
+    assert webhook.requests == []
+    ran = _run(demo, later, webhook.url, "--send-backfill")
     assert ran.returncode == 0, ran.stderr
     key = _late_slot_open_key(demo)
-    assert {row["key"]: row for row in _outbox(demo)}[key]["text"] in hook.texts
+    assert {row["key"]: row for row in _outbox(demo)}[key]["text"] in webhook.texts

@@ -7,24 +7,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agents.integrator.compose import render_markdown
+from agents.integrator.markdown import render_markdown
 from prompts import render_template, template_variables
 from state.errors import TemplateError
 from state.models import ArxivEntry, BaseDoc, Brief, BriefWarning, Increment, SourceEntry, Window
+from tests.conftest import BRIEF_HEADINGS, INCREMENT_FIELDS
 
 TZ = ZoneInfo("Asia/Shanghai")
-HEADINGS = [
-    "状态摘要",
-    "一、检查过的来源清单",
-    "二、增量条目",
-    "三、值得警惕的矛盾或待核实说法",
-    "四、可引用的 arXiv 号列表",
-    "五、检查过的来源汇总（可审计）",
-    "六、本次变更摘要",
-    "七、建议今晚 E2 活文档更新优先级",
-]
-FIELDS = ["来源：", "URL：", "arXiv 号：", "work-queue 标识：", "paper_card 状态：", "要点：", "核心论点：",
-          "可信度：", "与活文档现有脉络的关系：", "建议归入章节："]
 
 
 def _brief() -> Brief:
@@ -55,7 +44,7 @@ def _brief() -> Brief:
 
 def test_headings_in_the_examples_order():
     markdown = render_markdown(_brief())
-    positions = [markdown.index(h) for h in HEADINGS]
+    positions = [markdown.index(h) for h in BRIEF_HEADINGS]
     assert positions == sorted(positions)
     assert markdown.index("执行体：tom") < positions[0]
     assert "诚实度声明：诚实" in markdown and "inference.md v267" in markdown
@@ -67,7 +56,7 @@ def test_every_increment_has_every_field():
     blocks = part.split("增量 ")[1:]
     assert len(blocks) == 2
     for block in blocks:
-        positions = [block.index(f) for f in FIELDS]
+        positions = [block.index(f) for f in INCREMENT_FIELDS]
         assert positions == sorted(positions), block
 
 

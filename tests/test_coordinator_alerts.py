@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import io
-import json
-import threading
-from collections.abc import Iterator
 from datetime import date, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -27,65 +23,16 @@ from agents.coordinator.slots import compute_gaps
 from state.db import Database
 from state.tables.coordination import DeliveryRow, GapStateRow
 from state.vault_config import VaultConfig, load_vault_config
+from tests.conftest import ANN_DAILY_SCHEDULE
+from tests.fakes.webhook import WebhookReceiver
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 5, 2, 12, 46, tzinfo=TZ)
-SCHEDULE = """
-timezone = "Asia/Shanghai"
-check_at = "12:45"
-
-[[slot]]
-agent = "ann"
-name = "daily"
-pattern = "{date}-daily.md"
-due = "12:00"
-alert = ["boss"]
-"""
-
-
-class _Receiver:
-    """A webhook endpoint on 127.0.0.1 that answers with scripted status codes (then 200)."""
-
-    def __init__(self) -> None:
-        self.codes: list[int] = []
-        self.bodies: list[dict] = []
-        self.requests = 0
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length))
-                receiver.requests += 1
-                code = receiver.codes.pop(0) if receiver.codes else 200
-                if code < 300:
-                    receiver.bodies.append(body)
-                self.send_response(code)
-                self.end_headers()
-                self.wfile.write(b"ok")
-
-            def log_message(self, *args: object) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-
-
-@pytest.fixture
-def receiver() -> Iterator[_Receiver]:
-    rec = _Receiver()
-    thread = threading.Thread(target=rec.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield rec
-    rec.server.shutdown()
-    rec.server.server_close()
-
-
 @pytest.fixture
 def cfg(tmp_path: Path) -> VaultConfig:
     root = tmp_path / "vault"
     (root / "inbox" / "ann").mkdir(parents=True)
-    (root / "schedule.toml").write_text(SCHEDULE, encoding="utf-8")
+    (root / "schedule.toml").write_text(ANN_DAILY_SCHEDULE, encoding="utf-8")
     (root / "topics.toml").write_text("", encoding="utf-8")
     (root / "inbox" / "ann" / "2026-05-01-daily.md").write_text(
         "---\ntime: 2026-05-01T11:00:00+08:00\n---\n\nbody text.\n", encoding="utf-8")
@@ -118,11 +65,11 @@ def _run(db: Database, cfg: VaultConfig, sinks: list, as_of: datetime, deliver: 
 NOON = datetime(2026, 5, 2, 12, 45, tzinfo=TZ)
 
 
-def test_one_delivery_across_two_runs(db: Database, cfg: VaultConfig, receiver: _Receiver) -> None:
+def test_one_delivery_across_two_runs(db: Database, cfg: VaultConfig, webhook: WebhookReceiver) -> None:
     out = io.StringIO()
-    first = _run(db, cfg, _sinks(receiver.url, out), NOON)
-    second = _run(db, cfg, _sinks(receiver.url, out), NOON)
-    assert [b["text"] for b in receiver.bodies] == ["ann/daily 5-2 缺口（截至 12:45 未交，due 12:00）"]
+    first = _run(db, cfg, _sinks(webhook.url, out), NOON)
+    second = _run(db, cfg, _sinks(webhook.url, out), NOON)
+    assert [b["text"] for b in webhook.bodies] == ["ann/daily 5-2 缺口（截至 12:45 未交，due 12:00）"]
     assert {e.key for e in first.sent} == {"ann/daily/2026-05-02/open", "check/2026-05-02/digest"}
     assert second.sent == [] and second.failed == []
     assert out.getvalue().count("5-2 12:45 棒位核对：缺口 1 项") == 1  # the digest goes to the coordinator
@@ -131,24 +78,24 @@ def test_one_delivery_across_two_runs(db: Database, cfg: VaultConfig, receiver: 
 
 
 def test_crash_between_recording_and_sending_sends_once(
-    db: Database, cfg: VaultConfig, receiver: _Receiver
+    db: Database, cfg: VaultConfig, webhook: WebhookReceiver
 ) -> None:
     out = io.StringIO()
-    _run(db, cfg, _sinks(receiver.url, out), NOON, deliver=False)  # the process dies here
-    assert receiver.requests == 0
+    _run(db, cfg, _sinks(webhook.url, out), NOON, deliver=False)  # the process dies here
+    assert len(webhook.requests) == 0
     with db.session() as session:
         assert session.scalar(select(func.count()).select_from(GapStateRow)) == 1
-    _run(db, cfg, _sinks(receiver.url, out), NOON)
-    _run(db, cfg, _sinks(receiver.url, out), NOON)
-    assert receiver.requests == 1 and len(receiver.bodies) == 1
+    _run(db, cfg, _sinks(webhook.url, out), NOON)
+    _run(db, cfg, _sinks(webhook.url, out), NOON)
+    assert len(webhook.requests) == 1 and len(webhook.bodies) == 1
 
 
 def test_webhook_500_then_success_is_retried_and_counted_once(
-    db: Database, cfg: VaultConfig, receiver: _Receiver
+    db: Database, cfg: VaultConfig, webhook: WebhookReceiver
 ) -> None:
-    receiver.codes = [500]
-    report = _run(db, cfg, _sinks(receiver.url, io.StringIO()), NOON)
-    assert receiver.requests == 2 and len(receiver.bodies) == 1
+    webhook.codes = [500]
+    report = _run(db, cfg, _sinks(webhook.url, io.StringIO()), NOON)
+    assert len(webhook.requests) == 2 and len(webhook.bodies) == 1
     assert "ann/daily/2026-05-02/open" in {e.key for e in report.sent}
     with db.session() as session:
         assert session.scalar(select(func.count()).select_from(DeliveryRow).where(
@@ -156,13 +103,13 @@ def test_webhook_500_then_success_is_retried_and_counted_once(
 
 
 def test_failed_send_stays_pending_and_other_sinks_are_not_repeated(
-    db: Database, cfg: VaultConfig, receiver: _Receiver, tmp_path: Path
+    db: Database, cfg: VaultConfig, webhook: WebhookReceiver, tmp_path: Path
 ) -> None:
-    receiver.codes = [404]
+    webhook.codes = [404]
     folder = FolderSink(("boss",), folder=tmp_path / "alerts")
-    sinks = [folder, *_sinks(receiver.url, io.StringIO())]
+    sinks = [folder, *_sinks(webhook.url, io.StringIO())]
     report = _run(db, cfg, sinks, NOON)
-    assert receiver.requests == 1  # a 4xx is not retried
+    assert len(webhook.requests) == 1  # a 4xx is not retried
     assert [f[0] for f in report.failed] == ["ann/daily/2026-05-02/open"] and "HTTP 404" in report.failed[0][2]
     note = tmp_path / "alerts" / "ann_daily_2026-05-02_open.md"
     assert "截至 12:45 未交" in note.read_text(encoding="utf-8")
@@ -172,15 +119,15 @@ def test_failed_send_stays_pending_and_other_sinks_are_not_repeated(
     assert not note.exists()  # the folder had delivered already: not written twice
 
 
-def test_transitions_fire_once_each(db: Database, cfg: VaultConfig, receiver: _Receiver) -> None:
+def test_transitions_fire_once_each(db: Database, cfg: VaultConfig, webhook: WebhookReceiver) -> None:
     out = io.StringIO()
-    _run(db, cfg, _sinks(receiver.url, out), NOON)
+    _run(db, cfg, _sinks(webhook.url, out), NOON)
     (cfg.root / "inbox" / "ann" / "2026-05-02-daily.md").write_text(
         "---\ntime: 2026-05-02T15:00:00+08:00\n---\n\nbody text.\n", encoding="utf-8")
     evening = datetime(2026, 5, 2, 20, 0, tzinfo=TZ)
-    _run(db, cfg, _sinks(receiver.url, out), evening)
-    _run(db, cfg, _sinks(receiver.url, out), evening)
-    assert [b["text"] for b in receiver.bodies] == [
+    _run(db, cfg, _sinks(webhook.url, out), evening)
+    _run(db, cfg, _sinks(webhook.url, out), evening)
+    assert [b["text"] for b in webhook.bodies] == [
         "ann/daily 5-2 缺口（截至 12:45 未交，due 12:00）",
         "ann/daily 5-2 缺口闭合（15:00 迟交，due 12:00；连续第 1 日）",
     ]
@@ -200,16 +147,16 @@ def test_streak_thresholds_and_severity(cfg: VaultConfig) -> None:
 
 
 def test_backfill_is_recorded_not_sent_unless_asked(
-    db: Database, cfg: VaultConfig, receiver: _Receiver, tmp_path: Path
+    db: Database, cfg: VaultConfig, webhook: WebhookReceiver, tmp_path: Path
 ) -> None:
     gaps = compute_gaps(cfg, date(2026, 5, 4), 3)
     record_gaps_and_outbox(db, cfg, gaps, today=date(2026, 5, 5), now=NOW)
-    report = deliver_pending(db, _sinks(receiver.url, io.StringIO()), now=lambda: NOW)
-    assert report.sent == [] and receiver.requests == 0
+    report = deliver_pending(db, _sinks(webhook.url, io.StringIO()), now=lambda: NOW)
+    assert report.sent == [] and len(webhook.requests) == 0
     assert [a.sent for a in load_alerts(db, date(2026, 5, 3))] != [] and all(
         a.sent is None for a in load_alerts(db, date(2026, 5, 3)))
     other = Database(f"sqlite:///{tmp_path / 'other.db'}")
     other.create_all()
     record_gaps_and_outbox(other, cfg, gaps, today=date(2026, 5, 5), now=NOW, send_backfill=True)
-    report = deliver_pending(other, _sinks(receiver.url, io.StringIO()), now=lambda: NOW)
-    assert receiver.requests == 4  # open 5-2, 5-3, 5-4 and streak-3 on 5-4
+    report = deliver_pending(other, _sinks(webhook.url, io.StringIO()), now=lambda: NOW)
+    assert len(webhook.requests) == 4  # open 5-2, 5-3, 5-4 and streak-3 on 5-4

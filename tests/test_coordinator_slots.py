@@ -17,20 +17,11 @@ from state.db import Database
 from state.models import BriefWarning
 from state.tables.coordination import load_excuses, record_excuse
 from state.vault_config import load_vault_config
+from tests.conftest import ANN_DAILY_SCHEDULE
 
 TZ = ZoneInfo("Asia/Shanghai")
 SVG_NS = "{http://www.w3.org/2000/svg}"
-SCHEDULE = """
-timezone = "Asia/Shanghai"
-check_at = "12:45"
-
-[[slot]]
-agent = "ann"
-name = "daily"
-pattern = "{date}-daily.md"
-due = "12:00"
-alert = ["boss"]
-
+SCHEDULE = ANN_DAILY_SCHEDULE + """
 [[slot]]
 agent = "ann"
 name = "feed"

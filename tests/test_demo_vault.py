@@ -20,7 +20,8 @@ from agents.scanner.queue import parse_queue
 from agents.scanner.register import parse_register
 from state.errors import UsageError
 from state.vault_config import load_vault_config
-from workflows.demo_vault import MARKER, DemoManifest, generate_demo_vault
+from workflows.demo_manifest import DemoManifest
+from workflows.demo_vault import MARKER, generate_demo_vault
 
 TZ = ZoneInfo("Asia/Shanghai")
 

@@ -14,7 +14,8 @@ import pytest
 
 from state.vault_config import load_vault_config
 from workflows.cli import main
-from workflows.demo_vault import DemoManifest, generate_demo_vault
+from workflows.demo_manifest import DemoManifest
+from workflows.demo_vault import generate_demo_vault
 
 SVG = "{http://www.w3.org/2000/svg}"
 

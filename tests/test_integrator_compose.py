@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from agents.integrator.compose import integrate, render_markdown, today_counts
+from agents.integrator.compose import integrate
+from agents.integrator.markdown import render_markdown
+from agents.integrator.summary import today_counts
 from agents.scanner.window import scan_window
 from state.models import BriefWarning
 from state.vault_config import load_vault_config

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.integrator.compose import integrate, render_markdown
+from agents.integrator.compose import integrate
+from agents.integrator.markdown import render_markdown
 from agents.scanner.notes import decode_bytes
 from agents.scanner.window import scan_window
 from state.vault_config import load_vault_config

@@ -22,23 +22,13 @@ import pytest
 from agents.scanner.cards import Card, parse_card
 from agents.scanner.notes import read_vault_file
 from state.vault_config import load_vault_config
+from tests.conftest import BRIEF_HEADINGS, INCREMENT_FIELDS
 from workflows.cli import main
-from workflows.demo_vault import DemoManifest, generate_demo_vault
+from workflows.demo_manifest import DemoManifest
+from workflows.demo_vault import generate_demo_vault
 
 TZ = ZoneInfo("Asia/Shanghai")
 TOPIC = "inference"
-HEADINGS = [
-    "状态摘要",
-    "一、检查过的来源清单",
-    "二、增量条目",
-    "三、值得警惕的矛盾或待核实说法",
-    "四、可引用的 arXiv 号列表",
-    "五、检查过的来源汇总（可审计）",
-    "六、本次变更摘要",
-    "七、建议今晚 E2 活文档更新优先级",
-]
-FIELDS = ["来源：", "URL：", "arXiv 号：", "work-queue 标识：", "paper_card 状态：", "要点：", "核心论点：",
-          "可信度：", "与活文档现有脉络的关系：", "建议归入章节："]
 _CITATION = re.compile(r"（[^（）]*\.md(?: L\d+)?）\s*$")
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
@@ -305,7 +295,7 @@ def test_transposed_number_is_not_sold_as_net_new(demo: DemoManifest, brief: dic
 
 def test_markdown_headings_in_the_examples_order(markdown: str) -> None:
     lines = [line.strip() for line in markdown.splitlines()]
-    positions = [lines.index(heading) for heading in HEADINGS]
+    positions = [lines.index(heading) for heading in BRIEF_HEADINGS]
     assert positions == sorted(positions)
     assert lines[0].startswith(f"{TOPIC} · E1 预消化简报")
     assert "执行体：tom" in markdown[: markdown.index("状态摘要")]
@@ -318,8 +308,8 @@ def test_every_increment_block_has_every_field(markdown: str, brief: dict) -> No
     for block, inc in zip(blocks, brief["increments"], strict=True):
         assert inc["title"] in block.splitlines()[0]
         lines = [line.strip() for line in block.splitlines() if line.strip()]
-        starts = [next(i for i, line in enumerate(lines) if line.startswith(f)) for f in FIELDS]
+        starts = [next(i for i, line in enumerate(lines) if line.startswith(f)) for f in INCREMENT_FIELDS]
         assert starts == sorted(starts), inc["title"]
-        for field, at in zip(FIELDS, starts, strict=True):
+        for field, at in zip(INCREMENT_FIELDS, starts, strict=True):
             value = lines[at][len(field):].strip() or lines[at + 1]
             assert value, f"{field} of {inc['title']!r} is empty"

@@ -10,18 +10,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agents.scanner.mentions import extract_mentions
-from agents.verifier.checks import (
-    PaperFacts,
-    check_dates,
-    check_id_conflicts,
-    check_instructions,
-    check_malformed,
-    check_single_source,
-    check_titles,
-    check_versions_beyond_latest,
-    run_checks,
-)
-from agents.verifier.claims import arxiv_name, check_number_conflicts, check_version_conflicts, figure_claims
+from agents.verifier.checks import check_instructions, run_checks
+from agents.verifier.claims import check_number_conflicts, check_version_conflicts, figure_claims
+from agents.verifier.dates import check_dates, check_versions_beyond_latest
+from agents.verifier.facts import PaperFacts
+from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_single_source
+from agents.verifier.names import arxiv_name
+from agents.verifier.titles import check_titles
 from state.db import Database
 
 TZ = ZoneInfo("Asia/Shanghai")

@@ -20,7 +20,8 @@ from state.db import Database, sqlite_url
 from state.tables.register import RegisterEntryRow
 from tests.fakes.arxiv_server import ArxivFake, FakePaper, Reply
 from workflows.cli import main
-from workflows.demo_vault import DemoManifest, generate_demo_vault
+from workflows.demo_manifest import DemoManifest
+from workflows.demo_vault import generate_demo_vault
 
 CONTINUUM_TITLE = "Continuum: Efficient and Robust Multi-Turn LLM Agent Scheduling with KV Cache Time-to-Live"
 LEFT_OUT = "2609.22157"  # PAGE: the notes only read its title; the fake does not know it

@@ -2,8 +2,10 @@
 
 The layout follows ``../shared/vault/README.md``; the content is invented (fictional papers in the
 ``YYMM.NNNNN`` range of each day, real engine names for keyword relevance). Every trap sits at a
-place fixed relative to ``end`` and is recorded in the returned :class:`DemoManifest`, so tests and
-the ``make demo`` run can assert on it without hard-coding paths or ids.
+place fixed relative to ``end`` and is recorded in the returned ``DemoManifest``
+(``workflows.demo_manifest``), so tests and the ``make demo`` run can assert on it without
+hard-coding paths or ids. The texts come from ``demo_inbox`` (notes) and ``demo_organized``
+(cards, living documents, queue, register).
 """
 
 from __future__ import annotations
@@ -15,173 +17,32 @@ import shutil
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
-from typing import NamedTuple
-
-from pydantic import BaseModel, ConfigDict
 
 from state.errors import UsageError
+from workflows import demo_inbox as inbox
+from workflows import demo_organized as organized
 from workflows import demo_texts as tx
+from workflows.demo_manifest import (
+    DemoManifest,
+    Duplicate,
+    FalseAlarm,
+    Instruction,
+    LateSlot,
+    MalformedId,
+    MissingSlot,
+    MisspelledTitle,
+    NumberConflict,
+    Promise,
+    TwoNumbers,
+    VersionConflict,
+)
 
-__all__ = [
-    "MARKER",
-    "DemoManifest",
-    "Duplicate",
-    "MalformedId",
-    "TwoNumbers",
-    "MisspelledTitle",
-    "VersionConflict",
-    "NumberConflict",
-    "Promise",
-    "Instruction",
-    "LateSlot",
-    "MissingSlot",
-    "FalseAlarm",
-    "generate_demo_vault",
-]
+__all__ = ["MARKER", "generate_demo_vault"]
 
 MARKER = ".baton-demo.json"
 _OWNED = ("inbox", "organized", "topics.toml", "schedule.toml", "README.md", MARKER)
 _MIN_DAYS, _MAX_DAYS, _STREAK = 8, 3660, 5
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-
-
-class Duplicate(NamedTuple):
-    """Two byte-identical notes: the earlier one is kept, the later one is the duplicate."""
-
-    kept: str
-    copy: str
-
-
-class MalformedId(NamedTuple):
-    """A 4-digit arXiv number in ``path``; the full ``intended`` id is written in ``full_path``."""
-
-    raw: str
-    intended: str
-    path: str
-    full_path: str
-
-
-class TwoNumbers(NamedTuple):
-    """One paper cited under its number in ``correct_path`` and under a transposed one in ``wrong_path``."""
-
-    title: str
-    correct: str
-    wrong: str
-    correct_path: str
-    wrong_path: str
-
-
-class MisspelledTitle(NamedTuple):
-    """A card's title and the misspelled form a note gives it."""
-
-    card: str
-    title: str
-    written: str
-    path: str
-
-
-class VersionConflict(NamedTuple):
-    """One product given two versions in two notes of the end window."""
-
-    product: str
-    versions: tuple[str, str]
-    paths: tuple[str, str]
-
-
-class NumberConflict(NamedTuple):
-    """One metric of one engine given two figures under the same conditions."""
-
-    entity: str
-    metric: str
-    unit: str
-    values: tuple[float, float]
-    paths: tuple[str, str]
-
-
-class Promise(NamedTuple):
-    """A dated promise whose month ended before the end day."""
-
-    text: str
-    due: date
-    path: str
-
-
-class Instruction(NamedTuple):
-    """Text addressed to the model inside a note (it is data, not an instruction)."""
-
-    path: str
-    text: str
-
-
-class LateSlot(NamedTuple):
-    """A slot delivered late (at ``arrival``) on each day from ``first`` to ``last``; absent on the end day."""
-
-    slot: str
-    streak: int
-    arrival: str
-    first: date
-    last: date
-
-
-class MissingSlot(NamedTuple):
-    """A slot with no note at all on ``day``."""
-
-    slot: str
-    day: date
-
-
-class FalseAlarm(NamedTuple):
-    """A coordination note that calls ``slot`` of ``day`` missing although it was delivered on time."""
-
-    path: str
-    slot: str
-    day: date
-
-
-class DemoManifest(BaseModel):
-    """Where every planted trap of a generated demo vault is, and what it should yield.
-
-    Paths are relative to ``root`` (POSIX). ``net_new_ids`` are the inference topic's NET-new papers on
-    ``end`` (``net_new_by_topic`` has both topics); ``anchored_ids`` are papers re-mentioned in the end
-    window that the living documents already anchor; ``excluded_cards`` are in-window cards whose primary
-    class (multimodal) is outside both topics; ``time_sources`` maps notes to the rule that dates them
-    (``VaultFile.time_from``); ``next_d`` is the register's next free number.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    root: Path
-    end: date
-    days: int
-    seed: int
-    topics: tuple[str, ...]
-    files: int
-    gb18030_note: str
-    empty_note: str
-    truncated_note: str
-    undated_note: str
-    duplicate: Duplicate
-    bad_card: str
-    card_in_window: str
-    card_out_of_window: str
-    card_at_window_start: str
-    malformed_id: MalformedId
-    two_numbers: TwoNumbers
-    misspelled_title: MisspelledTitle
-    version_conflict: VersionConflict
-    number_conflict: NumberConflict
-    promise: Promise
-    instruction: Instruction
-    late_slot: LateSlot
-    missing_slot: MissingSlot
-    false_alarm: FalseAlarm
-    net_new_ids: tuple[str, ...]
-    net_new_by_topic: dict[str, tuple[str, ...]]
-    anchored_ids: tuple[str, ...]
-    excluded_cards: tuple[str, ...]
-    earlier_briefs: dict[str, str]
-    time_sources: dict[str, str]
-    next_d: str
 
 
 def _swap_last(ident: str) -> str:
@@ -257,7 +118,7 @@ class _Builder:
         paper.card = self.card_no
         yymm, seq = paper.id.split(".")
         rel = f"organized/paper_cards/{paper.card}-{yymm}-{seq}.md"
-        paper.path = self.write(rel, tx.card(paper, ingested, broken=broken))
+        paper.path = self.write(rel, organized.card(paper, ingested, broken=broken))
         return rel
 
     # -- history ---------------------------------------------------------------------------------
@@ -270,7 +131,7 @@ class _Builder:
             self.card(paper, f"{day.isoformat()}T06:10+08:00")
         self.history[day] = papers
         flags = ["Top 0.5", "Top 15", rng.choice(("Top 15", ""))]
-        self.queue.append(tx.queue_section(day, [(p, f) for p, f in zip(papers, flags, strict=True)]))
+        self.queue.append(organized.queue_section(day, [(p, f) for p, f in zip(papers, flags, strict=True)]))
         core = [p for p in papers if p.primary in ("inference", "llm-infra")]
         notes = list(self.history_notes(day, index, papers))  # (path, HH:MM), in time order
         raised = None
@@ -279,37 +140,37 @@ class _Builder:
             raised = f"D{self.d_no}"
             age = (self.end - day).days
             status = "待核" if age <= 6 else ("沿用" if index % 4 == 0 else f"已闭合 {day + timedelta(days=3)}（作者补充附录）")
-            self.register.append(tx.register_row(raised, core[0], day, status))
+            self.register.append(organized.register_row(raised, core[0], day, status))
         for topic, agent, hhmm in (("inference", "tom", "22:20"),
                                    ("llm-infra", "spark", "18:40" if day in self.streak_days else "11:30")):
             version = tx.BASE_VERSION[topic] + index + 1
             sources = [path for path, at in notes if at <= hhmm]
             self.write(f"inbox/{agent}/{day}-{topic}-e1prep.md",
-                       tx.brief(topic, agent, day, hhmm, version - 1, core, sources,
+                       inbox.brief(topic, agent, day, hhmm, version - 1, core, sources,
                                 raised if topic == "inference" else None, self.gap_of(day) if agent == "spark" else 0))
             for paper in core:
                 section = tx.section_of(topic, paper.section)
-                self.bullets[topic].setdefault(section, []).append(tx.bullet(paper, version, day))
+                self.bullets[topic].setdefault(section, []).append(organized.bullet(paper, version, day))
 
     def history_notes(self, day: date, index: int, papers: list[tx.Paper]) -> Iterator[tuple[str, str]]:
         rng = self.rng
-        yield self.write(f"inbox/tom/{day}-0900-hf-daily-{day}.md", tx.hf_daily(day, papers, rng)), "09:00"
+        yield self.write(f"inbox/tom/{day}-0900-hf-daily-{day}.md", inbox.hf_daily(day, papers, rng)), "09:00"
         yield self.write(f"inbox/jay/{day}T0935-jay-morning-briefing-{rng.choice(tx.SLUGS)}.md",
-                         tx.jay_morning(day, papers, rng)), "09:35"
+                         inbox.jay_morning(day, papers, rng)), "09:35"
         if index % 3 == 0:
             yield self.write(f"inbox/jay/{day}_jay-scratch-{rng.choice(tx.SLUGS)}.md",
-                             tx.jay_scratch(day, papers[1])), "11:05"
-        yield self.write(f"inbox/spark/{day}-agent-e1prep.md", tx.agent_brief(day)), "11:40"
+                             inbox.jay_scratch(day, papers[1])), "11:05"
+        yield self.write(f"inbox/spark/{day}-agent-e1prep.md", inbox.agent_brief(day)), "11:40"
         yield self.write(f"inbox/stephen/{day}-1245-stephen-coordination-{tx.COORD_VARIANTS[index % 4]}.md",
-                         tx.coordination(day, self.gap_of(day), day - timedelta(days=1) == self.missing_day,
+                         inbox.coordination(day, self.gap_of(day), day - timedelta(days=1) == self.missing_day,
                                          None)), "12:45"
         yield self.write(f"inbox/jay/{day}-1620-csdn-inference-engineering-{_MONTHS[day.month - 1]}{day:%d}.md",
-                         tx.jay_csdn(day, papers[:2], rng)), "16:20"
+                         inbox.jay_csdn(day, papers[:2], rng)), "16:20"
         if index % 4 == 1:
             yield self.write(f"inbox/jay/{day}-jay-research-briefing-{rng.choice(tx.SLUGS)}.md",
-                             tx.jay_research(day, papers[0], rng)), "17:35"
+                             inbox.jay_research(day, papers[0], rng)), "17:35"
         if day != self.missing_day:
-            yield self.write(f"inbox/flyp/{day}-risk-e1prep.md", tx.risk(day, papers[0])), "20:35"
+            yield self.write(f"inbox/flyp/{day}-risk-e1prep.md", inbox.risk(day, papers[0])), "20:35"
 
     def gap_of(self, day: date) -> int:
         return self.streak_days.index(day) + 1 if day in self.streak_days else (
@@ -347,7 +208,7 @@ class _Builder:
         self.card(outside, f"{end.isoformat()}T22:21+08:00")
         self.card(edge, f"{eve.isoformat()}T22:20+08:00")
         anchored = [self.history[end - timedelta(days=2)][0], self.history[end - timedelta(days=4)][1]]
-        self.queue.append(tx.queue_section(end, [(a, "Top 0.5"), (b, "Top 15"), (c, "Top 15"), (m1, "Top 15"),
+        self.queue.append(organized.queue_section(end, [(a, "Top 0.5"), (b, "Top 15"), (c, "Top 15"), (m1, "Top 15"),
                                                  (m2, "Top 15"), (anchored[0], "")]))
         wrong = _swap_last(c.id)
         raw_b = b.id[:-1]
@@ -370,34 +231,34 @@ class _Builder:
             "risk": f"inbox/flyp/{end}-risk-e1prep.md",
             "coord": f"inbox/stephen/{end}-1245-stephen-coordination-check-noon.md",
         }
-        self.write(n["morning"], tx.end_morning(end, a, anchored, ttft[0]))
-        self.write(n["csdn"], tx.end_csdn(end, raw_b, ttft[1]))
-        self.write(n["offload"], tx.end_offload(end, b, c))
-        self.write(n["afternoon"], tx.end_afternoon(end, c, wrong, promise_month))
-        self.write(n["roundup"], tx.end_roundup(end, a))
+        self.write(n["morning"], inbox.end_morning(end, a, anchored, ttft[0]))
+        self.write(n["csdn"], inbox.end_csdn(end, raw_b, ttft[1]))
+        self.write(n["offload"], inbox.end_offload(end, b, c))
+        self.write(n["afternoon"], inbox.end_afternoon(end, c, wrong, promise_month))
+        self.write(n["roundup"], inbox.end_roundup(end, a))
         self.write(n["empty"], b"")
-        self.write(n["truncated"], tx.end_truncated(end, anchored[1]))
-        self.write(n["kept"], tx.end_engineering(end, anchored[0]))
-        self.write(n["copy"], tx.end_engineering(end, anchored[0]))
-        self.write(n["undated"], tx.scratch_links(b, anchored[0]))
-        self.write(n["hf"], tx.hf_daily(end, [a, c, m1, m2, anchored[0]], rng))
-        self.write(n["rss"], tx.spark_rss(end))
-        self.write(n["agent"], tx.agent_brief(end))
-        self.write(n["risk"], tx.end_risk(end, anchored[1]).encode("gb18030"))
-        self.write(n["coord"], tx.coordination(end, _STREAK + 1, False, eve))
+        self.write(n["truncated"], inbox.end_truncated(end, anchored[1]))
+        self.write(n["kept"], inbox.end_engineering(end, anchored[0]))
+        self.write(n["copy"], inbox.end_engineering(end, anchored[0]))
+        self.write(n["undated"], inbox.scratch_links(b, anchored[0]))
+        self.write(n["hf"], inbox.hf_daily(end, [a, c, m1, m2, anchored[0]], rng))
+        self.write(n["rss"], inbox.spark_rss(end))
+        self.write(n["agent"], inbox.agent_brief(end))
+        self.write(n["risk"], inbox.end_risk(end, anchored[1]).encode("gb18030"))
+        self.write(n["coord"], inbox.coordination(end, _STREAK + 1, False, eve))
         return {
             "gb18030_note": n["risk"], "empty_note": n["empty"], "truncated_note": n["truncated"],
             "undated_note": n["undated"], "duplicate": Duplicate(n["kept"], n["copy"]), "bad_card": bad.path,
             "card_in_window": inside.path, "card_out_of_window": outside.path, "card_at_window_start": edge.path,
             "malformed_id": MalformedId(raw_b, b.id, n["csdn"], n["offload"]),
             "two_numbers": TwoNumbers(c.title, c.id, wrong, n["offload"], n["afternoon"]),
-            "misspelled_title": MisspelledTitle(a.path, a.title, tx.misspell(a.title), n["roundup"]),
+            "misspelled_title": MisspelledTitle(a.path, a.title, inbox.misspell(a.title), n["roundup"]),
             "version_conflict": VersionConflict("vLLM", ("v0.31.0", "0.3.1"), (n["morning"], n["csdn"])),
             "number_conflict": NumberConflict("SGLang", "TTFT", "ms", (float(ttft[0]), float(ttft[1])),
                                               (n["morning"], n["csdn"])),
             "promise": Promise(f"计划于 {promise_month} 发布", _month_end(end.replace(day=1) - timedelta(days=1)),
                                n["afternoon"]),
-            "instruction": Instruction(n["roundup"], tx.INSTRUCTION),
+            "instruction": Instruction(n["roundup"], inbox.INSTRUCTION),
             "late_slot": LateSlot("spark/llm-infra-e1prep", _STREAK, "18:40", self.streak_days[0],
                                   self.streak_days[-1]),
             "missing_slot": MissingSlot("flyp/risk-e1prep", self.missing_day),
@@ -418,9 +279,9 @@ class _Builder:
         for topic in tx.SECTIONS:
             version = tx.BASE_VERSION[topic] + self.days - 1
             self.write(f"organized/knowledge/{topic}.md",
-                       tx.living_doc(topic, version, eve, self.start - timedelta(days=1), self.bullets[topic]))
-        self.write("organized/queue/work-queue.md", tx.queue_file(reversed(self.queue)))
-        self.write("organized/registry/contradictions.md", tx.register_file(eve, self.register, self.d_no))
+                       organized.living_doc(topic, version, eve, self.start - timedelta(days=1), self.bullets[topic]))
+        self.write("organized/queue/work-queue.md", organized.queue_file(reversed(self.queue)))
+        self.write("organized/registry/contradictions.md", organized.register_file(eve, self.register, self.d_no))
         self.write("topics.toml", tx.TOPICS_TOML)
         self.write("schedule.toml", tx.SCHEDULE_TOML)
         self.write("README.md", tx.README)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.verifier.claims import name_words
+from agents.verifier.names import name_words
 from state.models import BriefWarning, Mention
 
 if TYPE_CHECKING:

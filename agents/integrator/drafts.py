@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.integrator.compose import render_markdown
+from agents.integrator.markdown import render_markdown
 from state.files import atomic_write_text
 from state.graph_state import RunState
 from state.models import Brief

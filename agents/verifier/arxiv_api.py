@@ -8,21 +8,17 @@ the cache. arXiv asks for one request every three seconds
 
 Every identifier goes through ``parse_arxiv_id`` first: a malformed one in an
 ``id_list`` turns arXiv's whole answer into an error entry, so it never joins a
-batch. Every answer is checked before its entries are believed, because the
-package's parser runs in recover mode: it half-parses a truncated feed and
-silently drops arXiv's error entries (they have no ``<published>``), which would
-otherwise read as "not found".
+batch. Every answer is checked before its entries are believed
+(``agents.verifier.arxiv_feed``).
 """
 
 from __future__ import annotations
 
 import re
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from email.utils import parsedate_to_datetime
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -30,6 +26,7 @@ import arxiv
 import requests
 
 from agents.scanner.arxiv_ids import parse_arxiv_id, split_version
+from agents.verifier.arxiv_feed import ArxivSession, BadAnswer, retry_after
 from state.errors import ConfigError
 from state.settings import DEFAULT_ARXIV_URL, Settings
 from state.tables.arxiv_cache import ArxivCache, ArxivRecord
@@ -45,7 +42,6 @@ __all__ = [
 
 ArxivStatus = Literal["ok", "not_found", "malformed", "unverified"]
 
-_ATOM = "{http://www.w3.org/2005/Atom}"
 _STOPWORDS = frozenset("a an and are as at by for from in into is of on or the to via with".split())
 
 
@@ -113,41 +109,6 @@ class _Failure(Exception):
         self.wait = wait
 
 
-class _BadAnswer(Exception):
-    """An HTTP 200 whose body cannot be believed; raised before the client parses or pages on."""
-
-    def __init__(self, kind: Literal["broken", "error"], reason: str) -> None:
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
-
-
-class _Session(requests.Session):
-    """A requests session with a timeout, a request counter, the last headers, and answer checks.
-
-    ``arxiv.Client`` sets no timeout and hides the response; and it would page on
-    after a half-parsed broken feed, so a 200 is checked here, before it sees it.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.timeout: float = 15.0
-        self.count = 0
-        self.headers_seen: requests.structures.CaseInsensitiveDict[str] | None = None
-
-    def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-        kwargs.setdefault("timeout", self.timeout)
-        self.count += 1
-        self.headers_seen = None
-        response = super().request(method, url, *args, **kwargs)
-        self.headers_seen = response.headers
-        if response.status_code == requests.codes.ok:
-            problem = _answer_problem(response.content)
-            if problem is not None:
-                raise _BadAnswer(*problem)
-        return response
-
-
 @dataclass
 class ArxivClock:
     """Time sources, replaceable in tests: intervals, sleeping, and the moment stored as fetch time."""
@@ -176,7 +137,7 @@ class ArxivApi:
         self.notes: list[str] = []
         self._cache = cache
         self._clock = clock or ArxivClock()
-        self._session = _Session()
+        self._session = ArxivSession()
         # The interval and the retries live in _run, where their waits count against the budget.
         self._client = arxiv.Client(page_size=settings.batch_size, delay_seconds=0.0, num_retries=0)
         # arxiv 4.x has no hook for its requests session: replacing the attribute is the way in.
@@ -346,9 +307,9 @@ class ArxivApi:
         except arxiv.HTTPError as exc:
             retry = exc.status >= 500 or exc.status == 429
             headers = self._session.headers_seen or {}
-            wait = _retry_after(headers.get("Retry-After"), self._clock.now())
+            wait = retry_after(headers.get("Retry-After"), self._clock.now())
             raise _Failure(f"arXiv answered HTTP {exc.status}", retry=retry, wait=wait) from exc
-        except _BadAnswer as exc:
+        except BadAnswer as exc:
             # A cut-off feed is usually transient; an error entry is arXiv's verdict on the query.
             raise _Failure(exc.reason, retry=exc.kind == "broken") from exc
         except requests.Timeout as exc:
@@ -374,38 +335,6 @@ class ArxivApi:
             primary_category=result.primary_category,
             fetched_on=self.as_of,
         )
-
-
-def _answer_problem(content: bytes) -> tuple[Literal["broken", "error"], str] | None:
-    """Why an HTTP 200 answer cannot be believed: not well-formed Atom, or arXiv's error entry."""
-    try:
-        root = ET.fromstring(content)
-    except ET.ParseError as exc:
-        return "broken", f"arXiv's answer is not well-formed XML ({exc})"
-    if root.tag != f"{_ATOM}feed":
-        return "broken", f"arXiv's answer is not an Atom feed (root <{root.tag}>)"
-    for entry in root.iter(f"{_ATOM}entry"):
-        if "/api/errors" in (entry.findtext(f"{_ATOM}id") or ""):
-            summary = (entry.findtext(f"{_ATOM}summary") or "no reason given").strip()
-            return "error", f"arXiv answered with an error entry: {summary}"
-    return None
-
-
-def _retry_after(value: str | None, now: datetime) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or unreadable."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - now).total_seconds())
 
 
 def _title_query(title: str) -> str:

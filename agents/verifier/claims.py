@@ -1,20 +1,6 @@
-"""What the mentions claim, resolved for checking: paper names, figures with their subject, versions.
+"""What the mentions claim, resolved for checking: figures with their subject, versions.
 
-Name rule (the name a note gives an arXiv number), in the order tried:
-
-1. a table row: the text of the identifier's own cell, else the cell before
-   it, else the cell after it (``| 3 | Workload-Router-Pool | arXiv 2603.21354 |``);
-2. the run of Latin-script words right before the identifier or before the
-   bracket that holds it (``Workload-Router-Pool（arXiv 2603.21354）``,
-   ``Continnum 2511.0223（VLDB 2026）``, ``### §5 Continnum arXiv 2511.02230v7``);
-3. otherwise the run right after it or inside the bracket that follows
-   (``arXiv 2609.17863 · The Inference Engineering Pareto Atlas``,
-   ``2511.02230v7（Continnum）``).
-
-Rules 1 and 2 give *strong* names (the note labels the number); rule 3 gives
-*weak* ones (often a description). A name needs one Latin word of at least
-three letters outside a stop list (venues, "arXiv", "card", "Top"…), so
-metadata such as ``（VLDB 2026）`` or ``（卡 154）`` is never taken for a name.
+The name a note gives an arXiv number is resolved in ``agents.verifier.names``.
 
 A figure's subject is the product named closest before it in its sentence,
 else the one arXiv number on its line, else the arXiv number cited at most
@@ -35,13 +21,8 @@ from agents.scanner.mentions import METRICS, PRODUCTS
 from state.models import BriefWarning, Mention
 
 __all__ = [
-    "ArxivName",
     "FigureClaim",
     "VersionClaim",
-    "arxiv_name",
-    "arxiv_names",
-    "name_key",
-    "name_words",
     "figure_claims",
     "version_claims",
     "make_warning",
@@ -50,14 +31,6 @@ __all__ = [
     "check_number_conflicts",
 ]
 
-_RUN_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9\-_.+×' ]*$")
-_RUN_AFTER = re.compile(r"^[A-Za-z][A-Za-z0-9\-_.+×:' ]*")
-_SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+")
-_STOP = frozenset(
-    "arxiv url html abs pdf doi top new net card paper paper_card queue work work-queue vldb iclr osdi neurips "
-    "icml sosp nsdi mlsys eurosys sep hf daily the and of for via vs with from to in on at by cs dc lg cl "
-    "jay tom spark flyp stephen inbox md e1prep see ref github link code note tier".split()
-)
 _METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
 _UNIT_ALIASES = {"x": "×", "倍": "×", "秒": "s", "configs": "个", "config": "个", "configurations": "个",
                  "configuration": "个", "GiB": "GB"}
@@ -68,16 +41,6 @@ _PRODUCT_RE = re.compile(
     r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(PRODUCTS, key=len, reverse=True)) + r")(?![\w])",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class ArxivName:
-    """The name a note gives an arXiv number at one place."""
-
-    id: str
-    name: str
-    strong: bool
-    mention: Mention
 
 
 @dataclass(frozen=True)
@@ -102,87 +65,6 @@ class VersionClaim:
     current: bool
     date: str | None
     mention: Mention
-
-
-def name_words(name: str) -> list[str]:
-    """Lower-case Latin words and numbers of a name, hyphens and dots split."""
-    return [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
-
-
-def name_key(name: str) -> str:
-    """The key two spellings of one name share (case, hyphens and spaces ignored)."""
-    return "".join(name_words(name))
-
-
-def _is_name(text: str) -> bool:
-    words = [w for w in re.split(r"[^A-Za-z]+", text) if w]
-    return any(len(w) >= 3 and w.lower() not in _STOP for w in words)
-
-
-def _tidy(name: str) -> str:
-    # A run may reach back over "A + 2609.31415 +": keep only what follows the last "+" or number.
-    name = re.split(r"\+|\d{4}\.\d{4,5}", name)[-1] if re.search(r"\+|\d{4}\.\d{4,5}", name) else name
-    name = _SECTION_TOKEN.sub("", name.strip(" .-_:'"))
-    if re.fullmatch(r"[A-Za-z]+(?:\.\d+)+", name.strip()):
-        return ""  # a section label such as "Backend.2"
-    name = re.sub(r"\s+", " ", name).strip(" .-_:'")
-    return name if _is_name(name) else ""
-
-
-def _from_cells(context: str, raw: str) -> tuple[str, bool] | None:
-    cells = context.strip().strip("|").split("|")
-    index = next((i for i, cell in enumerate(cells) if raw in cell), None)
-    if index is None:
-        return None
-    own = re.sub(r"arXiv\s*[:：]?\s*$", "", cells[index].replace(raw, " "), flags=re.IGNORECASE)
-    for text in (own, cells[index - 1] if index > 0 else "", cells[index + 1] if index + 1 < len(cells) else ""):
-        if ".md" in text or "/" in text:
-            continue  # a path or a list of numbers, not a name
-        head = re.split(r"[（(]", text.strip())[0]
-        run = _RUN_AFTER.match(head.strip())
-        name = _tidy(run.group(0)) if run else ""
-        if name:
-            return name, True
-    return None
-
-
-def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
-    """Return ``(name, strong)`` for an arXiv mention, or None when its line gives no name."""
-    context, raw = mention.context, mention.raw
-    pos = context.find(raw)
-    if pos < 0 or mention.detail.get("in_url"):
-        return None
-    if context.lstrip().startswith("|"):
-        return _from_cells(context, raw)
-    head = context[:pos].rstrip()
-    if head.endswith(("（", "(")):
-        head = head[:-1].rstrip()
-    run = _RUN_BEFORE.search(head)
-    if run:
-        name = _tidy(run.group(0))
-        if name:
-            return name, True
-    tail = context[pos + len(raw):].lstrip(" ·—–-:：")
-    if tail.startswith(("（", "(")):
-        tail = re.split(r"[，,·、;；）)]", tail[1:])[0]
-    run = _RUN_AFTER.match(tail.strip())
-    if run:
-        name = _tidy(run.group(0))
-        if name:
-            return name, False
-    return None
-
-
-def arxiv_names(mentions: Iterable[Mention]) -> list[ArxivName]:
-    """Every name the mentions give a well-formed or malformed arXiv number."""
-    found = []
-    for mention in mentions:
-        if mention.kind != "arxiv":
-            continue
-        named = arxiv_name(mention)
-        if named:
-            found.append(ArxivName(mention.value, named[0], named[1], mention))
-    return found
 
 
 def _nearest_metric(context: str, pos: int, end: int) -> str | None:

@@ -13,8 +13,9 @@ from agents.scanner.node import current_scan
 from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
-from agents.verifier.checks import likely_ids, run_checks
-from agents.verifier.claims import arxiv_name
+from agents.verifier.checks import run_checks
+from agents.verifier.identifiers import likely_ids
+from agents.verifier.names import arxiv_name
 from agents.verifier.register import open_entries, seed_register
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention

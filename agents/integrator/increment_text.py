@@ -1,0 +1,206 @@
+"""The words of one increment, taken from its sources: title, key points, core argument, relation, card status.
+
+Nothing here invents content. Key points are the sources' own sentences
+(those that carry the item's figures first, then the lines of the passage
+that discusses it), each cited by path and line. The core argument and the
+relation are assembled from facts: which sources, which card, which queue
+flag, which figures, where the living document already anchors it and what
+its anchored neighbours are called.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from agents.integrator.cluster import Item
+from agents.integrator.sections import SectionMatch, tokenize
+from agents.integrator.select import Judgement, item_text
+from agents.verifier.names import arxiv_name
+
+if TYPE_CHECKING:
+    from agents.scanner.window import WindowScan
+
+__all__ = ["item_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
+
+_MAX_POINTS = 5
+_POINT_CHARS = 240
+_STRIP_TITLE = re.compile(
+    r"^\s*#+\s*|§[\w.()（）]+\s*|(?:增量|承接[^：:]*#)\s*\d*\s*[：:]|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
+    r"|[⭐★☆⚠⚬]+|https?://\S+",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、])\s+")
+
+
+def _clean(text: str) -> str:
+    text = _BULLET.sub("", text.strip())
+    if text.startswith("|"):
+        text = " · ".join(cell.strip() for cell in text.strip("|").split("|") if cell.strip() and set(cell.strip()) != {"-"})
+    return text.replace("**", "").strip()
+
+
+def _cut(text: str, limit: int = _POINT_CHARS) -> str:
+    """Shorten at a word or punctuation boundary, never inside a number."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(ch) for ch in " ，。；、,;）)")
+    return (head[:cut] if cut > limit // 2 else head.rstrip("0123456789.,")) + "…"
+
+
+def _tidy_title(text: str) -> str:
+    title = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", text))
+    # Removing the identifier can leave "（ ，…" or "（ ）" behind.
+    title = re.sub(r"[（(]\s*[)）]", "", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title)).strip(" ·—-:：|")
+    for left, right in (("（", "）"), ("(", ")")):
+        if title.startswith(right):
+            title = title[1:].strip()
+        if title.count(left) > title.count(right):
+            title += right
+    return _cut(title, 90)
+
+
+def item_title(item: Item, judgement: Judgement | None = None) -> str:
+    if item.card is not None:
+        return str(item.card.title)
+    if item.queue_title:
+        return item.queue_title
+    for passage in sorted(item.passages, key=lambda p: not p.by_heading):
+        title = _tidy_title(passage.heading)
+        if len(title) >= 4:
+            return title
+    # Only listed in passing today: the living document's own name for it reads better than a table cell.
+    for _, bullet in judgement.bullets if judgement else []:
+        title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+        if len(title) >= 4:
+            return title
+    for mention in item.anchors:
+        named = arxiv_name(mention) if mention.kind == "arxiv" else None
+        if named and len(named[0]) >= 4:
+            return _tidy_title(named[0])
+    for mention in item.anchors:
+        title = _tidy_title(_clean(mention.context))
+        if len(title) >= 4:
+            return title
+    return item.arxiv[0] if item.arxiv else (item.urls or item.names or [item.key])[0]
+
+
+def focus_text(item: Item, title: str) -> str:
+    """What the item is about, for section similarity: title, card summary, its first own passage, figures.
+
+    The whole item text would drag every item towards the longest section:
+    passages also carry their authors' asides about neighbouring work.
+    """
+    parts = [title] * 3
+    if item.card is not None:
+        parts.append(str(getattr(item.card, "summary", "") or ""))
+    own = sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/")))
+    if own:
+        parts.extend(line for _, line in own[0].lines)
+    parts.extend(f.context for f in item.figures)
+    if len(parts) == 3:
+        parts.extend(m.context for m in item.anchors)
+    return "\n".join(parts)
+
+
+def key_points(item: Item, judgement: Judgement) -> list[str]:
+    points: list[str] = []
+    seen: set[str] = set()
+
+    def add(text: str, path: str, line: int) -> None:
+        cleaned = _clean(text)
+        if len(cleaned) < 6 or cleaned in seen or len(points) >= _MAX_POINTS:
+            return
+        seen.add(cleaned)
+        points.append(f"{_cut(cleaned)}（{path} L{line}）")
+
+    def add_passages() -> None:
+        for passage in sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/"))):
+            for number, line in passage.lines:
+                if _BULLET.match(line) or line.lstrip().startswith("|") and re.search(r"\d", line):
+                    add(line, passage.path, number)
+
+    # A new item is best described by its own passage; an integrated one by what is new today.
+    if judgement.status == "net_new":
+        add_passages()
+    for figure in judgement.new_figures if judgement.status == "integrated" else item.figures:
+        add(figure.context, figure.source, figure.line)
+    add_passages()
+    if not points and item.card is not None:
+        points.append(f"{item.card.title}（{item.card.path}）")
+    return points
+
+
+def _label(item: Item, title: str) -> str:
+    return f"arXiv {item.arxiv[0]}「{title}」" if item.arxiv else f"「{title}」"
+
+
+def card_status(item: Item) -> str:
+    card = item.card
+    if card is not None:
+        mark = "✓" if card.status == "classified" else "待分类"
+        parts = [f"paper_card {card.card} {mark} 主分类 {card.primary}"]
+        if card.secondary:
+            parts.append(f"副分类 {card.secondary}")
+        if card.kind:
+            parts.append(str(card.kind))
+        parts.append(f"入库 {card.ingested:%Y-%m-%d %H:%M}")
+        return " · ".join(parts)
+    if item.queue_card:
+        return f"paper_card {item.queue_card}（work-queue 登记；卡片不在本窗口）"
+    return "无 paper_card"
+
+
+def _bullet_head(bullet: Any) -> str:
+    head = re.split(r"[：:]", bullet.text, maxsplit=1)[0]
+    head = _cut(head.strip(), 48)
+    if bullet.arxiv and bullet.arxiv[0] not in head:
+        head = f"{head}（arXiv {bullet.arxiv[0]}）"
+    return head
+
+
+def _neighbours(section: Any, anchored: Sequence[tuple[Any, Any]], text: str, limit: int = 4) -> list[str]:
+    words = set(tokenize(text))
+    bullets = [b for s, b in anchored if s.id == section.id]
+    bullets.sort(key=lambda b: (-len(words & set(tokenize(b.text))), b.line))
+    return [_bullet_head(b) for b in bullets[:limit]]
+
+
+def _version(version: str | None) -> str:
+    return f"v{version}" if version and version[0].isdigit() else (version or "?")
+
+
+def core_argument(item: Item, title: str, judgement: Judgement, doc: str) -> str:
+    agents = sorted(item.agents)
+    facts = [f"{len(item.note_sources)} 份笔记（{' / '.join(agents) or '—'}）"]
+    if item.card is not None:
+        facts.append(f"paper_card {item.card.card}（主分类 {item.card.primary}）")
+    if item.queue_flag:
+        facts.append(f"work-queue {item.queue_flag}")
+    if judgement.status == "net_new":
+        return (f"{_label(item, title)} 今日首次出现，{doc} 与往期简报均未锚入；依据 {'、'.join(facts)}"
+                f"；要点摘自来源原句（见上）。")
+    figures = [f.raw for f in judgement.new_figures]
+    figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
+    where = sorted({f"{s.id}（{_version(b.version)} · {b.day}）" for s, b in judgement.bullets})
+    anchored = f"已锚入 {' / '.join(where)}" if where else f"往期简报已提及（{' / '.join(judgement.briefs)}）"
+    new = "新入 paper_card" if judgement.new_card and not judgement.new_figures else "今日带来新数字"
+    return f"{_label(item, title)} {anchored}；{new}，依据 {'、'.join(facts)}{figure_text}。"
+
+
+def relation_text(item: Item, judgement: Judgement, match: SectionMatch | None, scan: WindowScan, doc: str) -> str:
+    if match is None:
+        return f"{doc} 中没有与本条相近的章节，建议人工指定归属或新设小节。"
+    anchored = scan.living.anchored_as_of(scan.day, scan.end)
+    section = scan.living.section(match.id)
+    names = _neighbours(section, anchored, item_text(item)) if section is not None else []
+    lead = f"{doc} {match.id}（{match.title}）"
+    lead += f"已锚定：{' / '.join(names)}" if names else "尚无已锚条目"
+    if judgement.status == "net_new":
+        return f"{lead}。本条为该节新增的 NET-new 条目，与上列已锚条目并列补充。"
+    where = sorted({s.id for s, _ in judgement.bullets})
+    tail = f"本条已在 {' / '.join(where)} 锚入，今日内容是对已锚条目的补充（新数字或新组合）" if where else \
+        "本条在往期简报中出现过、尚未写入活文档"
+    return f"{lead}。{tail}。"

@@ -1,0 +1,165 @@
+"""Checks on the arXiv numbers themselves: malformed numbers, one name under two numbers, single sources."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from rapidfuzz import fuzz
+
+from agents.verifier.claims import make_warning, quote
+from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
+from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
+from state.models import BriefWarning, Mention
+
+__all__ = ["likely_ids", "check_malformed", "check_id_conflicts", "check_single_source"]
+
+# A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
+# Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
+_PROPER = re.compile(r"(?=[A-Za-z0-9.-]{4,}$)[A-Za-z][a-z0-9]*(?:[A-Z0-9][A-Za-z0-9]*|-[A-Za-z0-9.]+)+")
+
+
+def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
+               candidates: Mapping[str, Sequence[str]] | None = None) -> dict[str, tuple[str, str]]:
+    """For each malformed number: (likely identifier, why) from the window, the cards or a title search."""
+    wellformed = sorted({m.value for m in mentions if m.kind == "arxiv" and not m.detail.get("malformed")})
+    names = arxiv_names(mentions)
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for named in names:
+        if not named.mention.detail.get("malformed"):
+            by_name[name_key(named.name)].add(named.id)
+    found: dict[str, tuple[str, str]] = {}
+    for mention in mentions:
+        if mention.kind != "arxiv" or not mention.detail.get("malformed") or mention.value in found:
+            continue
+        digits = mention.value
+        prefixed = [i for i in wellformed if i.startswith(digits) and i != digits]
+        own = [n for n in names if n.mention is mention or (n.id == digits and n.mention.source == mention.source)]
+        same_name = sorted(set().union(*(by_name.get(name_key(n.name), set()) for n in own))) if own else []
+        card_hits = [c.arxiv for c in cards if c.arxiv.startswith(digits)] + [
+            c.arxiv for c in cards for n in own if fuzz.partial_ratio(" ".join(name_words(n.name)),
+                                                                   " ".join(name_words(c.title))) >= 90]
+        if prefixed and (not same_name or prefixed[0] in same_name):
+            found[digits] = (prefixed[0], "窗口内其他来源写有完整号码")
+        elif same_name:
+            found[digits] = (same_name[0], f"同名「{own[0].name}」在其他来源的号码")
+        elif card_hits:
+            found[digits] = (card_hits[0], "paper_card 号码")
+        elif candidates and candidates.get(digits):
+            found[digits] = (candidates[digits][0], "arXiv 标题检索候选")
+    return found
+
+
+def check_malformed(mentions: Sequence[Mention], cards: Sequence[CardLike],
+                    candidates: Mapping[str, Sequence[str]] | None = None,
+                    references: Sequence[Mention] = ()) -> list[BriefWarning]:
+    """``id_malformed``: a number that breaks arXiv's scheme, with the likely intended one."""
+    likely = likely_ids([*mentions, *references], cards, candidates)
+    groups: dict[str, list[Mention]] = defaultdict(list)
+    for mention in mentions:
+        if mention.kind == "arxiv" and mention.detail.get("malformed"):
+            groups[mention.value].append(mention)
+    warnings = []
+    for digits, found in sorted(groups.items()):
+        first = found[0]
+        guess = likely.get(digits)
+        text = (f"arXiv 号 {digits} 格式错误（{first.detail.get('reason') or '不符合 arXiv 编号规则'}），"
+                f"见 {first.source} 第 {first.line} 行：「{quote(first)}」。")
+        if guess:
+            text += f"可能是 {guess[0]}（{guess[1]}）。"
+            action = f"核对后改为 {guess[0]}；格式错误的号码不送 arXiv 查询"
+        else:
+            text += "未找到可能的正确号码。"
+            action = "请作者核对原文并补全号码"
+        warnings.append(make_warning("id_malformed", text, "中", action, [m.source for m in found], digits,
+                                 f"id_malformed:{digits}"))
+    return warnings
+
+
+def _in_window(named: ArxivName, window: set[str]) -> bool:
+    return named.mention.source in window
+
+
+def check_id_conflicts(mentions: Sequence[Mention], references: Sequence[Mention] = (),
+                       facts: Mapping[str, PaperFacts] | None = None,
+                       cards: Sequence[CardLike] = ()) -> list[BriefWarning]:
+    """``id_conflict``: one name under two numbers; one number under two unrelated names."""
+    window = {m.source for m in mentions}
+    names = [n for n in arxiv_names([*mentions, *references]) if not n.mention.detail.get("malformed")]
+    titles = known_titles(facts or {}, cards)
+    warnings = []
+    by_name: dict[str, list[ArxivName]] = defaultdict(list)
+    for named in names:
+        if len(name_key(named.name)) >= 4 and not named.mention.source.startswith(CARD_DIR):
+            by_name[name_key(named.name)].append(named)
+    for key, group in sorted(by_name.items()):
+        ids = sorted({n.id for n in group})
+        if len(ids) < 2 or not any(_in_window(n, window) for n in group):
+            continue
+        label = group[0].name
+        parts = []
+        for identifier in ids:
+            where = sorted({n.mention.source for n in group if n.id == identifier})
+            parts.append(f"{identifier}（{'、'.join(where[:3])}{' 等' if len(where) > 3 else ''}）")
+        text = f"同一名称「{label}」对应两个不同的 arXiv 号：" + " 与 ".join(parts) + "。"
+        known = [i for i in ids if i in titles and fuzz.partial_ratio(
+            " ".join(name_words(label)), " ".join(name_words(titles[i][0]))) >= 90]
+        if known:
+            text += f"{titles[known[0]][1]} 标题与 {known[0]} 相符。"
+        warnings.append(make_warning("id_conflict", text, "中", "核对原文链接，统一为正确号码；错号出现处加注",
+                                 [n.mention.source for n in group], label, f"id_conflict:name:{key}"))
+    by_id: dict[str, list[ArxivName]] = defaultdict(list)
+    for named in names:
+        if named.strong and _PROPER.fullmatch(named.name) and not named.mention.source.startswith(CARD_DIR):
+            by_id[named.id].append(named)
+    for identifier, group in sorted(by_id.items()):
+        if identifier in titles or not any(_in_window(n, window) for n in group):
+            continue  # with a known title, title_mismatch says which name is wrong
+        clusters: list[list[ArxivName]] = []
+        for named in group:
+            for cluster in clusters:
+                if fuzz.ratio(name_key(named.name), name_key(cluster[0].name)) >= 80:
+                    cluster.append(named)
+                    break
+            else:
+                clusters.append([named])
+        if len(clusters) < 2:
+            continue
+        labels = "」与「".join(c[0].name for c in clusters[:3])
+        warnings.append(make_warning(
+            "id_conflict", f"同一 arXiv 号 {identifier} 被写成不同的名称：「{labels}」，至少一处号码或名称有误。",
+            "低", "查 arXiv 标题后改正出错的一处", [n.mention.source for n in group], identifier,
+            f"id_conflict:id:{identifier}"))
+    return warnings
+
+
+def check_single_source(mentions: Sequence[Mention], references: Sequence[Mention] = (),
+                        cards: Sequence[CardLike] = ()) -> list[BriefWarning]:
+    """``single_source``: an arXiv number only one source gives, without any link to it."""
+    sources: dict[str, set[str]] = defaultdict(set)
+    linked: set[str] = set()
+    for mention in [*mentions, *references]:
+        if mention.kind == "arxiv" and not mention.detail.get("malformed"):
+            sources[mention.value].add(mention.source)
+            if mention.detail.get("in_url"):
+                linked.add(mention.value)
+    carded = {card.arxiv for card in cards}
+    window = {m.source for m in mentions}
+    by_source: dict[str, list[str]] = defaultdict(list)
+    for identifier, where in sorted(sources.items()):
+        if len(where) != 1 or identifier in linked or identifier in carded or not where & window:
+            continue
+        source = next(iter(where))
+        if source.removesuffix(".md").endswith("-e1prep"):
+            continue  # a brief restates what its sources said; the sources are checked instead
+        by_source[source].append(identifier)
+    # One warning per source: a listing note (an HF daily table, say) names many numbers at once.
+    warnings = []
+    for source, identifiers in sorted(by_source.items()):
+        listed = " / ".join(identifiers)
+        warnings.append(make_warning(
+            "single_source", f"arXiv {listed} 只有 {source} 一处提到，且无链接（{len(identifiers)} 个）。", "低",
+            "引用前打开 arXiv 页面核对", [source], identifiers[0] if len(identifiers) == 1 else source,
+            f"single_source:{source}:{listed}"))
+    return warnings
