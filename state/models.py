@@ -216,3 +216,4 @@ class Brief(_Model):
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)
+    register_closed: list[dict] = Field(default_factory=list)

@@ -170,3 +170,29 @@ def test_a_confirming_source_closes_the_promise(tmp_path: Path, context: str, co
     track_promises(db, [_text("inbox/jay/c.md", context)], date(2026, 9, 30))
     assert (promise_warnings(db, date(2026, 10, 1)) == []) is confirmed
     assert len(promise_warnings(db, date(2026, 9, 29))) == 1  # as of 9-29 nothing confirmed it yet
+
+
+def test_a_confirmed_promise_closes_its_register_entry_with_the_evidence(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from datetime import date
+
+    from agents.verifier.register import assign_numbers, closed_on, open_entries, promise_warnings, track_promises
+    from state.db import Database
+    from state.models import Mention
+
+    db = Database(f"sqlite:///{tmp_path / 'baton.db'}")
+    db.create_all()
+    promise = Mention(source="inbox/jay/2026-09-28-x.md", kind="promise", value="2026-09",
+                      raw="计划于 2026-09 发布", line=3,
+                      context="研究团队计划于 2026-09 发布 agent-managed kv-cache serving system",
+                      detail={"due": "2026-09-30", "what": "发布"})
+    track_promises(db, [promise], date(2026, 9, 28))
+    [numbered] = assign_numbers(db, "inference:2026-09-28", promise_warnings(db, date(2026, 9, 28)))
+    assert numbered.kind == "promise_open" and numbered.register
+    released = Mention(source="inbox/jay/2026-09-29-y.md", kind="url", value="https://github.com/c2c", raw="x",
+                       line=7, context="C2C 已发布 agent-managed kv-cache serving system 代码")
+    track_promises(db, [released], date(2026, 9, 29))
+    assert promise_warnings(db, date(2026, 10, 1)) == []
+    closed = closed_on(db, date(2026, 9, 29))
+    assert [c["d"] for c in closed] == [numbered.register]
+    assert "inbox/jay/2026-09-29-y.md L7" in closed[0]["evidence"]
+    assert numbered.register not in {e.d for e in open_entries(db, date(2026, 9, 30))}

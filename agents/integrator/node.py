@@ -28,6 +28,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief = compose_brief(scan, warnings, arxiv, history, state.thread)
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
     brief.register_open = verified.get("register_open", [])
+    brief.register_closed = verified.get("register_closed", [])
     brief.review_notes = [
         f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
         for d in ctx.store.decisions(state.thread) if d.action == "reject"

@@ -16,7 +16,7 @@ from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name
-from agents.verifier.register import open_entries, seed_register
+from agents.verifier.register import closed_on, open_entries, seed_register
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
@@ -108,6 +108,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     ]
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
+        "register_closed": closed_on(ctx.db, scan.day),
         "arxiv": [e.model_dump(mode="json") for e in entries],
         "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests})
     counts = {status: sum(1 for e in entries if e.verified == status)

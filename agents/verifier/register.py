@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from rapidfuzz import fuzz
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
@@ -33,6 +33,7 @@ __all__ = [
     "assign_numbers",
     "open_entries",
     "close_entry",
+    "closed_on",
     "collisions",
     "track_promises",
     "promise_warnings",
@@ -266,6 +267,15 @@ def open_entries(db: Database, as_of: date) -> list[OpenEntry]:
     return found
 
 
+def closed_on(db: Database, day: date) -> list[dict]:
+    """Entries the evidence of ``day`` closed, with that evidence (for the brief's "本轮闭合" line)."""
+    with db.session() as session:
+        rows = session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.closed == day.isoformat(),
+                                                              RegisterEntryRow.status == "closed")
+                               .order_by(RegisterEntryRow.number))
+        return [{"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""} for row in rows]
+
+
 def close_entry(db: Database, number: int, day: date, evidence: str) -> None:
     """Close D``number`` on ``day`` with the evidence that settles it."""
     with db.session() as session:
@@ -310,6 +320,12 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
                 if words and len(words & found) >= max(1, len(words) // 2) and _DONE.search(context) \
                         and not _NOT_DONE.search(context):
                     row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
+                    # The day's evidence settles the promise: its register entry closes with that evidence.
+                    session.execute(
+                        update(RegisterEntryRow)
+                        .where(RegisterEntryRow.key == f"promise:{row.key}", RegisterEntryRow.status == "open")
+                        .values(status="closed", closed=day.isoformat(),
+                                evidence=f"{mention.source} L{mention.line}：{context[:160]}"))
                     break
 
 
