@@ -175,7 +175,13 @@ def test_a_confirming_source_closes_the_promise(tmp_path: Path, context: str, co
 def test_a_confirmed_promise_closes_its_register_entry_with_the_evidence(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from datetime import date
 
-    from agents.verifier.register import assign_numbers, closed_on, open_entries, promise_warnings, track_promises
+    from agents.verifier.register import (
+        assign_numbers,
+        closed_on,
+        open_entries,
+        promise_warnings,
+        track_promises,
+    )
     from state.db import Database
     from state.models import Mention
 
