@@ -17,10 +17,11 @@ from agents.coordinator.alerts import (
     record_gaps_and_outbox,
 )
 from agents.coordinator.claims import check_claims, read_coordination_notes
-from agents.coordinator.publish import publish_brief
+from agents.coordinator.publish import RegisterRow, append_register_entries, publish_brief
 from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
-from state.errors import ApprovalError
+from agents.verifier.register import allocated_in
+from state.errors import ApprovalError, VaultError
 from state.graph_state import RunState
 from state.runtime import BatonContext
 from state.settings import Settings
@@ -130,4 +131,15 @@ def publish(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     rel = result.path.relative_to(ctx.settings.vault).as_posix()
     ctx.store.mark_published(decision["id"], rel)
     ctx.progress(f"publish: {result.note}")
+    day = date.fromisoformat(state.day)
+    rows = [RegisterRow(d=e["d"], text=e["text"], risk=e["risk"], raised=date.fromisoformat(e["raised"] or state.day),
+                        status="待核", source=rel) for e in allocated_in(ctx.db, state.thread)]
+    try:
+        written = append_register_entries(ctx.settings.vault, rows) if rows else []
+    except VaultError as exc:
+        # The brief is out; the register file needs a person (one number must never name two things).
+        ctx.progress(f"publish: register not updated: {exc}")
+    else:
+        if written:
+            ctx.progress(f"publish: appended {', '.join(written)} to the register ({day})")
     return {"published": rel}

@@ -91,6 +91,12 @@ def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
     return scan
 
 
+def _is_slot_brief(name: str, pattern: str) -> bool:
+    """A brief of the slot: a person's (``<date>-<topic>-e1prep.md``) or baton's published one beside it."""
+    glob = pattern.replace("{date}", "*")
+    return fnmatch(name, glob) or (glob.endswith(".md") and fnmatch(name, glob[:-3] + ".baton.md"))
+
+
 def _near(name_day: date, scan: WindowScan) -> bool:
     return scan.start.date() - timedelta(days=1) <= name_day <= scan.end.date()
 
@@ -104,7 +110,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
             if name.day is None:
                 candidates.append(read_vault_file(cfg.root, path, tz))
                 continue
-            own = slot and agent_dir.name == slot[0] and fnmatch(path.name, slot[1].replace("{date}", "*"))
+            own = slot is not None and agent_dir.name == slot[0] and _is_slot_brief(path.name, slot[1])
             if own and scan.day - timedelta(days=BASELINE_DAYS) <= name.day < scan.day:
                 brief = read_vault_file(cfg.root, path, tz)
                 scan.earlier_briefs.append(brief)

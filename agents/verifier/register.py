@@ -34,6 +34,7 @@ __all__ = [
     "open_entries",
     "close_entry",
     "closed_on",
+    "allocated_in",
     "collisions",
     "track_promises",
     "promise_warnings",
@@ -274,6 +275,16 @@ def closed_on(db: Database, day: date) -> list[dict]:
                                                               RegisterEntryRow.status == "closed")
                                .order_by(RegisterEntryRow.number))
         return [{"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""} for row in rows]
+
+
+def allocated_in(db: Database, thread: str) -> list[dict]:
+    """The entries this thread allocated (new D-numbers), for appending to the register file on approval."""
+    with db.session() as session:
+        rows = session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.thread == thread,
+                                                              RegisterEntryRow.origin == "baton")
+                               .order_by(RegisterEntryRow.number))
+        return [{"d": f"D{row.number}", "text": row.text, "risk": row.risk or "", "raised": row.raised,
+                 "kind": row.kind} for row in rows]
 
 
 def close_entry(db: Database, number: int, day: date, evidence: str) -> None:
