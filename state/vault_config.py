@@ -123,15 +123,27 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from exc
 
 
+def _one_line(exc: Exception) -> str:
+    """A validation error as one line: ``field: message; field: message``."""
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg']}" for err in exc.errors())
+    return str(exc)
+
+
 def load_vault_config(root: Path) -> VaultConfig:
     """Read ``topics.toml`` and ``schedule.toml`` of the vault at ``root``."""
     raw_topics = _read_toml(root / "topics.toml").get("topic", {})
     raw_schedule = _read_toml(root / "schedule.toml")
+    topics: dict[str, Topic] = {}
+    for name, body in raw_topics.items():
+        try:
+            topics[name] = Topic(name=name, **body)
+        except (ValidationError, TypeError) as exc:
+            raise ConfigError(f"topics.toml [topic.{name}]: {_one_line(exc)}") from exc
     try:
-        topics = {name: Topic(name=name, **body) for name, body in raw_topics.items()}
         schedule = Schedule(**raw_schedule)
-    except ValidationError as exc:
-        raise ConfigError(f"{str(root)!r}: invalid topics.toml or schedule.toml: {exc}") from exc
+    except (ValidationError, TypeError) as exc:
+        raise ConfigError(f"schedule.toml: {_one_line(exc)}") from exc
     try:
         ZoneInfo(schedule.timezone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
