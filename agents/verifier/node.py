@@ -67,8 +67,14 @@ def _references(scan: WindowScan) -> list[Mention]:
 
 
 def _title_candidates(api: ArxivApi, scan: WindowScan, verdicts: Mapping[str, ArxivLookup]) -> dict[str, list[str]]:
-    """For malformed or unknown identifiers: arXiv title searches by the name the notes give them."""
-    wanted = {key for key, verdict in verdicts.items() if verdict.status in ("malformed", "not_found")}
+    """For malformed or unknown identifiers: arXiv title searches by the name the notes give them.
+
+    The search is the last resort (it costs a request and 3 s): an identifier whose intended number
+    the window or a card already gives is not searched.
+    """
+    settled = likely_ids(scan.mentions, scan.cards)
+    wanted = {key for key, verdict in verdicts.items()
+              if verdict.status in ("malformed", "not_found") and key not in settled}
     candidates: dict[str, list[str]] = {}
     for mention in scan.mentions:
         if mention.kind != "arxiv" or mention.value not in wanted or mention.value in candidates:
