@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 import xml.etree.ElementTree as ET
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -263,3 +263,18 @@ def test_heatmap_shows_warnings_escaped_and_inside_the_picture(vault: Path) -> N
         assert legend_y < float(line.get("y")) <= height - 4
         assert float(line.get("x")) + _estimated_width(line.text, 12) <= width, line.text
     assert height > float(bare.get("height")) and len(lines) > 2
+
+
+def test_a_slot_added_later_has_no_history_before_its_first_note(tmp_path: Path) -> None:
+    from workflows.demo_vault import generate_demo_vault
+
+    root = tmp_path / "vault"
+    manifest = generate_demo_vault(root)
+    with (root / "schedule.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[slot]]\nagent = "jay"\nname = "weekly"\npattern = "{date}-1000-weekly-*.md"\n'
+                     'due = "11:00"\nalert = ["stephen"]\n')
+    day = manifest.end
+    (root / "inbox/jay" / f"{day - timedelta(days=1)}-1000-weekly-ops.md").write_text("周报\n", encoding="utf-8")
+    gaps = compute_gaps(load_vault_config(root), day, 7)
+    weekly = [(g.date, g.status, g.streak) for g in gaps if g.slot == "weekly"]
+    assert weekly == [((day - timedelta(days=1)).isoformat(), "met", 0), (day.isoformat(), "missing", 1)]

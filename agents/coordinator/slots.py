@@ -133,12 +133,16 @@ def compute_gaps(
     if arrivals is None:
         arrivals = scan_arrivals(cfg)
     first_day = day - timedelta(days=days - 1)
-    # Before the vault's first slot note nothing is known: no entries, no streak.
-    start = min((d for _, d in arrivals), default=first_day)
+    # Each slot's history starts at its own first note: before it nothing is known (no entries, no
+    # streak), so a slot added to schedule.toml later has no false streak from before it existed.
+    # A slot with no note at all is counted from the first day shown.
+    firsts: dict[str, date] = {}
+    for key, when in arrivals:
+        firsts[key] = min(firsts.get(key, when), when)
     entries: list[GapEntry] = []
     for slot in cfg.schedule.slot:
         streak = 0
-        current = start
+        current = firsts.get(slot.key, first_day)
         while current <= day:
             entry = _slot_day(cfg, slot, current, streak, excuses, arrivals, as_of)
             if entry is not None:
