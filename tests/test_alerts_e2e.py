@@ -130,3 +130,18 @@ def test_send_backfill_after_a_plain_backfill_sends_the_recorded_alerts(
     assert ran.returncode == 0, ran.stderr
     key = _late_slot_open_key(demo)
     assert {row["key"]: row for row in _outbox(demo)}[key]["text"] in webhook.texts
+
+
+def test_yesterdays_gap_still_open_is_sent_by_todays_run(demo: DemoManifest, webhook: WebhookReceiver) -> None:
+    # flyp's risk brief (due 21:00) never came on the missing day; the next day's inference run sees it.
+    missing = demo.missing_slot
+    day = missing.day + timedelta(days=1)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BATON_")}
+    env.update({"BATON_WEBHOOKS": webhook.url, "BATON_TODAY": day.isoformat()})
+    command = [sys.executable, "-m", "workflows.cli", "run", "--vault", str(demo.root), "--topic", TOPIC,
+               "--date", day.isoformat(), "--format", "json", "--offline"]
+    ran = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert _webhook_deliveries(demo)[f"{missing.slot}/{missing.day}/open"] == 1
+    older = [key for key in _webhook_deliveries(demo) if key.split("/")[2] < (day - timedelta(days=1)).isoformat()]
+    assert older == []  # history before yesterday is recorded, not sent

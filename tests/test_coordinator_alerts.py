@@ -56,7 +56,7 @@ def _sinks(url: str, out: io.StringIO) -> list:
 
 
 def _run(db: Database, cfg: VaultConfig, sinks: list, as_of: datetime, deliver: bool = True):
-    record_gaps_and_outbox(db, cfg, _gaps(cfg, as_of), today=date(2026, 5, 2), now=NOW)
+    record_gaps_and_outbox(db, cfg, _gaps(cfg, as_of), today=date(2026, 5, 2), now=NOW, run_day=as_of.date())
     if deliver:
         return deliver_pending(db, sinks, now=lambda: NOW)
     return None
@@ -150,13 +150,27 @@ def test_backfill_is_recorded_not_sent_unless_asked(
     db: Database, cfg: VaultConfig, webhook: WebhookReceiver, tmp_path: Path
 ) -> None:
     gaps = compute_gaps(cfg, date(2026, 5, 4), 3)
-    record_gaps_and_outbox(db, cfg, gaps, today=date(2026, 5, 5), now=NOW)
+    record_gaps_and_outbox(db, cfg, gaps, today=date(2026, 5, 5), now=NOW, run_day=date(2026, 5, 4))
     report = deliver_pending(db, _sinks(webhook.url, io.StringIO()), now=lambda: NOW)
     assert report.sent == [] and len(webhook.requests) == 0
     assert [a.sent for a in load_alerts(db, date(2026, 5, 3))] != [] and all(
         a.sent is None for a in load_alerts(db, date(2026, 5, 3)))
     other = Database(f"sqlite:///{tmp_path / 'other.db'}")
     other.create_all()
-    record_gaps_and_outbox(other, cfg, gaps, today=date(2026, 5, 5), now=NOW, send_backfill=True)
+    record_gaps_and_outbox(other, cfg, gaps, today=date(2026, 5, 5), now=NOW, send_backfill=True,
+                           run_day=date(2026, 5, 4))
     report = deliver_pending(other, _sinks(webhook.url, io.StringIO()), now=lambda: NOW)
     assert len(webhook.requests) == 4  # open 5-2, 5-3, 5-4 and streak-3 on 5-4
+
+
+def test_a_run_for_today_sends_yesterdays_late_slot_and_holds_older_history() -> None:
+    from datetime import date
+
+    from agents.coordinator.alerts import _held
+
+    today = date(2026, 9, 29)
+    assert not _held(date(2026, 9, 28), today, today, True)  # tom's 22:30 slot of yesterday, still missing
+    assert _held(date(2026, 9, 28), today, today, False)  # yesterday's gap closed: old news
+    assert not _held(today, today, today, False)
+    assert _held(date(2026, 9, 25), today, today, True)  # history a first run catches up on
+    assert _held(today, today, date(2026, 9, 30), True)  # a backfill sends nothing

@@ -6,8 +6,8 @@ pure; ``record_gaps_and_outbox`` writes the gap states and the new outbox
 rows in one transaction; ``deliver_pending`` sends what is unsent and records
 each sink's delivery as soon as it succeeds. A crash between recording and
 sending leaves the rows unsent (sent next run); a completed send is never
-repeated. Alerts for dates before ``today`` are recorded as backfill and not
-sent unless asked.
+repeated. A run for a past date (a backfill) records its alerts without
+sending them unless asked; a run for today holds history older than yesterday.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from hashlib import sha256
 from pathlib import Path
 from typing import Literal, Protocol, TextIO
@@ -268,6 +268,20 @@ def _digests(gaps: Sequence[GapEntry], coordinator: str) -> list[Alert]:
     return digests
 
 
+def _held(alert_day: date, run_day: date, today: date, still_open: bool) -> bool:
+    """Whether an alert is recorded without being sent.
+
+    A run for a past date (a backfill) sends nothing. A run for today sends today's alerts and
+    yesterday's gaps that are still open (a slot due late yesterday is only seen today); it holds
+    older history, which a first run on an old vault would otherwise flood the coordinator with.
+    """
+    if run_day < today:
+        return True
+    if alert_day == run_day:
+        return False
+    return not (alert_day == run_day - timedelta(days=1) and still_open)
+
+
 def record_gaps_and_outbox(
     db: Database,
     cfg: VaultConfig,
@@ -275,16 +289,20 @@ def record_gaps_and_outbox(
     *,
     today: date,
     now: datetime,
+    run_day: date,
     send_backfill: bool = False,
     thresholds: Sequence[int] = THRESHOLDS,
 ) -> list[Alert]:
     """Record the gap states and the outbox rows of their alerts in one transaction; return the alerts."""
     alerts = decide_alerts(cfg, gaps, thresholds)
+    missing = {(f"{g.agent}/{g.slot}", g.date) for g in gaps if g.status == "missing"}
     rows = [
         {
             "key": a.key, "slot": a.slot, "day": a.day, "kind": a.kind, "severity": a.severity,
             "recipients": list(a.to), "text": a.text, "created_at": to_utc(now),
-            "backfill": date.fromisoformat(a.day) < today and not send_backfill, "sent": None,
+            "backfill": not send_backfill and _held(date.fromisoformat(a.day), run_day, today,
+                                                    (a.slot, a.day) in missing),
+            "sent": None,
         }
         for a in alerts
     ]

@@ -59,7 +59,7 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     claims = check_claims(read_coordination_notes(cfg, day, day), gaps, cfg)
     today = ctx.settings.today or datetime.now(cfg.tz).date()
     record_gaps_and_outbox(ctx.db, cfg, gaps, today=today, now=datetime.now(cfg.tz),
-                           send_backfill=ctx.settings.send_backfill)
+                           send_backfill=ctx.settings.send_backfill, run_day=day)
     if ctx.settings.crash_after == "coordinate:recorded":
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
     report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
