@@ -49,3 +49,10 @@ def test_morning_merge_counts_for_the_same_day_brief() -> None:
     assert set(doc.anchored_ids(date(2026, 9, 28), datetime(2026, 9, 28, 18, 40, tzinfo=TZ))) == \
         {"2609.11111", "2609.22222"}
     assert set(doc.anchored_ids(date(2026, 9, 28))) == {"2609.11111"}  # the moment unknown: D's own not counted
+
+
+def test_updated_without_offset_is_in_the_vault_timezone() -> None:
+    doc = parse_living_doc(_doc("2026-09-28 05:00"), TZ)
+    assert doc.updated == datetime(2026, 9, 28, 5, 0, tzinfo=TZ)
+    assert set(doc.anchored_ids(date(2026, 9, 28), datetime(2026, 9, 28, 18, 40, tzinfo=TZ))) == \
+        {"2609.11111", "2609.22222"}

@@ -313,3 +313,18 @@ def test_every_increment_block_has_every_field(markdown: str, brief: dict) -> No
         for field, at in zip(INCREMENT_FIELDS, starts, strict=True):
             value = lines[at][len(field):].strip() or lines[at + 1]
             assert value, f"{field} of {inc['title']!r} is empty"
+
+
+def test_front_matter_dates_without_offset_do_not_break_a_run(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    manifest = generate_demo_vault(root)
+    for rel in ("organized/knowledge/inference.md", "organized/registry/contradictions.md"):
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"(updated: \d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?[+-]\d{2}:\d{2}", r"\1 \2", text),
+                        encoding="utf-8")
+    assert main(["run", "--vault", str(root), "--topic", "inference", "--date", manifest.end.isoformat(),
+                 "--offline", "--format", "json"]) == 0
+    brief = json.loads((root / ".baton/drafts" / f"{manifest.end}-inference-e1prep.json").read_text("utf-8"))
+    living = next(s for s in brief["sources"] if s["kind"] == "living_doc")
+    assert living["time"].endswith("+08:00")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
 
 import yaml
 
-__all__ = ["FrontMatter", "split_front_matter"]
+__all__ = ["FrontMatter", "split_front_matter", "parse_front_time"]
 
 
 class _Loader(yaml.SafeLoader):
@@ -60,3 +61,16 @@ def split_front_matter(text: str) -> tuple[FrontMatter, str]:
                 )
             return FrontMatter(data=data, present=True, body_start_line=index + 1), body
     return FrontMatter(present=True, error="front matter opened with '---' is never closed"), text
+
+
+def parse_front_time(value: object, tz: tzinfo | None) -> datetime | None:
+    """A front-matter time (ISO 8601); one without a UTC offset is in the vault's timezone ``tz``."""
+    if value is None or value == "":
+        return None
+    try:
+        parsed = datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        return None
+    if parsed.tzinfo is None and tz is not None:
+        parsed = parsed.replace(tzinfo=tz)
+    return parsed

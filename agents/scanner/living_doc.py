@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.frontmatter import split_front_matter
+from agents.scanner.frontmatter import parse_front_time, split_front_matter
 
 __all__ = ["Bullet", "Section", "LivingDoc", "parse_living_doc"]
 
@@ -78,15 +78,14 @@ class LivingDoc:
         return next((s for s in self.sections if s.id == section_id), None)
 
 
-def parse_living_doc(text: str) -> LivingDoc:
-    """Parse ``text``; the change log (a section without a § number) is not anchored content."""
+def parse_living_doc(text: str, tz: tzinfo | None = None) -> LivingDoc:
+    """Parse ``text``; the change log (a section without a § number) is not anchored content.
+
+    ``tz`` is the vault's timezone, for an ``updated:`` written without a UTC offset.
+    """
     front, body = split_front_matter(text)
     doc = LivingDoc(version=str(front.data["version"]) if front.data.get("version") is not None else None)
-    if front.data.get("updated"):
-        try:
-            doc.updated = datetime.fromisoformat(str(front.data["updated"]))
-        except ValueError:
-            doc.updated = None
+    doc.updated = parse_front_time(front.data.get("updated"), tz)
     current: Section | None = None
     offset = front.body_start_line
     for number, line in enumerate(body.split("\n"), start=offset + 1):

@@ -14,7 +14,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from agents.scanner.frontmatter import FrontMatter, split_front_matter
+from agents.scanner.frontmatter import FrontMatter, parse_front_time, split_front_matter
 
 __all__ = [
     "NoteName",
@@ -130,14 +130,7 @@ class VaultFile:
 
 
 def _front_time(front: FrontMatter, tz: ZoneInfo) -> datetime | None:
-    value = front.data.get("time")
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(str(value))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+    return parse_front_time(front.data.get("time"), tz)
 
 
 def _body_time(body: str, day: date | None, tz: ZoneInfo) -> datetime | None:

@@ -7,6 +7,7 @@ from datetime import date, datetime, timedelta
 from fnmatch import fnmatch
 
 from agents.scanner.cards import Card, parse_card
+from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file
@@ -207,7 +208,7 @@ def _read_organized(cfg: VaultConfig, relative: str, kind: str, scan: WindowScan
 def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
     living = _read_organized(cfg, scan.topic.living_doc, "living_doc", scan)
     if living is not None:
-        scan.living = parse_living_doc(living.text or "")
+        scan.living = parse_living_doc(living.text or "", cfg.tz)
         scan.sources.append(SourceEntry(
             path=living.path, kind="living_doc", time=scan.living.updated, bytes=living.size,
             relevance=5, sha256=living.sha256, encoding=living.encoding, title=f"v{scan.living.version}"))
@@ -226,13 +227,7 @@ def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
     register = _read_organized(cfg, "organized/registry/contradictions.md", "register", scan)
     if register is not None:
         scan.register = parse_register(register.text or "")
-        updated = register.front.data.get("updated")
-        when = None
-        if updated:
-            try:
-                when = datetime.fromisoformat(str(updated))
-            except ValueError:
-                when = None
+        when = parse_front_time(register.front.data.get("updated"), cfg.tz)
         scan.sources.append(SourceEntry(path=register.path, kind="register", time=when, bytes=register.size,
                                         sha256=register.sha256, encoding=register.encoding, relevance=3,
                                         title=f"{len(scan.register)} entries"))
