@@ -18,7 +18,7 @@ __all__ = ["integrate"]
 
 
 def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
-    """Compose the brief from the scan and the verifier's verdicts, store it, and write the drafts."""
+    """Compose the brief from the scan and the verifier's verdicts and store it."""
     ctx = runtime.context
     scan = current_scan(state, ctx)
     verified = ctx.store.artifact(state.thread, "verify") or {}
@@ -33,7 +33,8 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
         for d in ctx.store.decisions(state.thread) if d.action == "reject"
     ]
-    digest, drafts = save_and_write(ctx, state, brief)
+    # The coordinator completes the brief (slots, alerts) and writes the drafts.
+    digest, drafts = save_and_write(ctx, state, brief, write=False)
     ctx.progress(f"integrate: {len(brief.increments)} increments ({brief.density}), "
                  f"{len(brief.warnings)} warnings")
     return {"brief_sha256": digest, "drafts": drafts, "increments": len(brief.increments)}
