@@ -110,3 +110,16 @@ def test_append_register_rows(tmp_path: Path) -> None:
     with pytest.raises(VaultError, match="D11 already names another entry"):
         append_register_entries(tmp_path, [RegisterRow("D11", "别的事", "低", DAY, "待核", "x")])
     assert _leftovers(path.parent) == []
+
+
+def test_baton_s_own_earlier_publication_is_replaced_not_treated_as_a_person_s(tmp_path: Path) -> None:
+    import hashlib
+
+    first = publish_brief(tmp_path, "tom", DAY, "inference", "# baton r1\n")
+    own = frozenset({hashlib.sha256(b"# baton r1\n").hexdigest()})
+    second = publish_brief(tmp_path, "tom", DAY, "inference", "# baton r2\n", baton_hashes=own)
+    assert second.path == first.path and not second.beside
+    assert first.path.read_text(encoding="utf-8") == "# baton r2\n"
+    assert list(first.path.parent.iterdir()) == [first.path]  # no .baton.md, no .bak
+    person = publish_brief(tmp_path, "tom", DAY, "inference", "# baton r3\n", baton_hashes=frozenset({"other"}))
+    assert person.beside  # a file baton did not write is a person's: never overwritten

@@ -126,8 +126,9 @@ def publish(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         raise ApprovalError(f"the approved text of {state.thread!r} is missing from the store")
     stored = ctx.store.brief(state.thread)
     executor = stored[0].executor if stored else ctx.config.topic(state.topic).executor
+    published_before = frozenset(d.sha256 for d in ctx.store.decisions(state.thread) if d.published and d.sha256)
     result = publish_brief(ctx.settings.vault, executor, date.fromisoformat(state.day), state.topic, text,
-                           replace=bool(decision.get("replace")))
+                           replace=bool(decision.get("replace")), baton_hashes=published_before)
     rel = result.path.relative_to(ctx.settings.vault).as_posix()
     ctx.store.mark_published(decision["id"], rel)
     ctx.progress(f"publish: {result.note}")

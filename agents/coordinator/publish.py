@@ -9,6 +9,7 @@ unless ``replace=True``, which keeps the old file as ``.bak``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -73,7 +74,8 @@ def _keep_backup(path: Path) -> Path:
 
 
 def publish_brief(
-    vault_root: Path, executor: str, day: date, topic: str, markdown: str, replace: bool = False
+    vault_root: Path, executor: str, day: date, topic: str, markdown: str, replace: bool = False,
+    baton_hashes: frozenset[str] = frozenset(),
 ) -> PublishResult:
     """Write the approved brief to ``inbox/<executor>/<date>-<topic>-e1prep.md``, never over a person's file."""
     for label, value in (("executor", executor), ("topic", topic)):
@@ -85,6 +87,10 @@ def publish_brief(
     if not target.exists():
         atomic_write_text(target, markdown)
         return PublishResult(target, f"已发布：{rel}")
+    if hashlib.sha256(target.read_bytes()).hexdigest() in baton_hashes:
+        # baton's own earlier publication of this thread, not a person's brief: replace it.
+        atomic_write_text(target, markdown)
+        return PublishResult(target, f"已发布：{rel}（替换了 baton 先前发布的版本）")
     if replace:
         backup = _keep_backup(target)
         atomic_write_text(target, markdown)
