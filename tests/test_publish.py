@@ -123,3 +123,15 @@ def test_baton_s_own_earlier_publication_is_replaced_not_treated_as_a_person_s(t
     assert list(first.path.parent.iterdir()) == [first.path]  # no .baton.md, no .bak
     person = publish_brief(tmp_path, "tom", DAY, "inference", "# baton r3\n", baton_hashes=frozenset({"other"}))
     assert person.beside  # a file baton did not write is a person's: never overwritten
+
+
+def test_a_register_that_is_not_utf8_is_refused_with_a_reason(tmp_path: Path) -> None:
+    register = tmp_path / "organized/registry/contradictions.md"
+    register.parent.mkdir(parents=True)
+    register.write_bytes("| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
+                         "| D170 | 旧条目 | 低 | 2026-09-15 | 沿用 | x |\n".encode("gb18030"))
+    before = register.read_bytes()
+    row = RegisterRow(d="D212", text="新条目", risk="中", raised=DAY, status="待核", source="y")
+    with pytest.raises(VaultError, match="not UTF-8"):
+        append_register_entries(tmp_path, [row])
+    assert register.read_bytes() == before

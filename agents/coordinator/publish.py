@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from agents.scanner.notes import decode_bytes
 from state.errors import UsageError, VaultError
 from state.files import atomic_write_bytes, atomic_write_text
 
@@ -127,9 +128,14 @@ def append_register_entries(vault_root: Path, rows: Sequence[RegisterRow]) -> li
     """
     path = Path(vault_root) / REGISTER_PATH
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError as exc:
         raise VaultError(f"the register {REGISTER_PATH!r} is missing from {str(vault_root)!r}") from exc
+    text, encoding = decode_bytes(raw)
+    if text is None or encoding != "utf-8":
+        # Rewriting it as UTF-8 would change a person's file behind their back.
+        raise VaultError(f"{REGISTER_PATH!r} is not UTF-8 ({encoding or 'undecodable'}); re-save it as UTF-8 "
+                         "and approve again to append the new entries")
     lines = text.split("\n")
     table_rows = [i for i, line in enumerate(lines) if _D_CELL.match(line)]
     if not table_rows:
