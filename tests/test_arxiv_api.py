@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from agents.verifier.arxiv_api import ArxivApi, ArxivSettings
+from agents.verifier.arxiv_api import ArxivApi, ArxivClock, ArxivSettings
 from state.db import Database
 from state.errors import ConfigError
 from state.settings import Settings
@@ -26,6 +27,30 @@ CONTINUUM = FakePaper(
     primary="cs.OS",
 )
 WRP = FakePaper("2603.21354", "Workload-Router-Pool Architecture for LLM Inference", published="2026-03-23T12:00:00Z")
+
+
+class FakeClock:
+    """An ``ArxivClock`` that records its sleeps instead of sleeping.
+
+    Its time moves by the recorded sleeps only; with ``network=True`` it also moves by the real
+    time spent waiting on the fake server (timeouts are real socket waits the clock cannot skip).
+    """
+
+    def __init__(self, *, network: bool = False) -> None:
+        self.sleeps: list[float] = []
+        self._slept = 0.0
+        self._origin = time.monotonic() if network else None
+
+    def monotonic(self) -> float:
+        waited = 0.0 if self._origin is None else time.monotonic() - self._origin
+        return self._slept + waited
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self._slept += seconds
+
+    def arxiv_clock(self) -> ArxivClock:
+        return ArxivClock(monotonic=self.monotonic, sleep=self.sleep, now=lambda: datetime(2026, 9, 29, tzinfo=UTC))
 
 
 @pytest.fixture
@@ -51,8 +76,10 @@ def _settings(fake: ArxivFake, **overrides: object) -> ArxivSettings:
     return ArxivSettings(url=fake.url, **{**fast, **overrides})  # type: ignore[arg-type]
 
 
-def _api(fake: ArxivFake, cache: ArxivCache | None = None, day: date = DAY, **overrides: object) -> ArxivApi:
-    return ArxivApi(_settings(fake, **overrides), day, cache)
+def _api(fake: ArxivFake, cache: ArxivCache | None = None, day: date = DAY, *, clock: FakeClock | None = None,
+         **overrides: object) -> ArxivApi:
+    """An ArxivApi on the fake; its waits go to ``clock`` (a fresh FakeClock by default: no real sleeps)."""
+    return ArxivApi(_settings(fake, **overrides), day, cache, clock=(clock or FakeClock()).arxiv_clock())
 
 
 def test_found_record_carries_arxiv_fields(arxiv_fake: ArxivFake) -> None:
@@ -109,28 +136,33 @@ def test_only_malformed_ids_make_no_request(arxiv_fake: ArxivFake) -> None:
 
 def test_503_with_retry_after_is_honoured_then_succeeds(arxiv_fake: ArxivFake) -> None:
     arxiv_fake.script(Reply.unavailable(retry_after=1))
-    started = time.monotonic()
-    with _api(arxiv_fake) as api:
+    clock = FakeClock()
+    arxiv_fake.clock = clock.monotonic
+    with _api(arxiv_fake, clock=clock) as api:
         verdict = api.lookup(["2511.02230"])["2511.02230"]
         assert api.requests_made == 2
-    assert time.monotonic() - started >= 1.0  # backoff alone would be 0.05 s
+    assert clock.sleeps == [1.0]  # the wait Retry-After asked for; backoff alone would be 0.05 s
+    assert [seen.at for seen in arxiv_fake.requests] == [0.0, 1.0]
     assert verdict.status == "ok"
 
 
 def test_retry_after_beyond_budget_gives_up_at_once(arxiv_fake: ArxivFake) -> None:
     arxiv_fake.script(Reply.unavailable(retry_after=120))
-    with _api(arxiv_fake) as api:
+    clock = FakeClock()
+    with _api(arxiv_fake, clock=clock) as api:
         verdict = api.lookup(["2511.02230"])["2511.02230"]
-    assert arxiv_fake.request_count == 1
+    assert arxiv_fake.request_count == 1 and clock.sleeps == []
     assert verdict.status == "unverified"
     assert "HTTP 503" in (verdict.note or "") and "Retry-After" in (verdict.note or "")
 
 
 def test_persistent_5xx_ends_unverified_after_max_attempts(arxiv_fake: ArxivFake) -> None:
     arxiv_fake.always = Reply.http(502)
-    with _api(arxiv_fake) as api:
+    clock = FakeClock()
+    with _api(arxiv_fake, clock=clock) as api:
         verdict = api.lookup(["2511.02230"])["2511.02230"]
     assert arxiv_fake.request_count == 3
+    assert clock.sleeps == [0.05, 0.1]  # the backoff doubles; no wait after the last attempt
     assert verdict.status == "unverified" and "HTTP 502 (3 attempts)" in (verdict.note or "")
 
 
@@ -143,18 +175,22 @@ def test_4xx_is_not_retried(arxiv_fake: ArxivFake) -> None:
 
 def test_slow_answers_are_retried_then_budget_runs_out(arxiv_fake: ArxivFake) -> None:
     arxiv_fake.always = Reply.slow(1.0)
-    started = time.monotonic()
-    with _api(arxiv_fake, timeout=0.3, budget=1.0, max_attempts=10) as api:
+    clock = FakeClock(network=True)  # the timeouts are real waits and count against the budget
+    settings = {"timeout": 0.2, "budget": 0.4, "backoff": 0.05, "min_interval": 0.01, "max_attempts": 10}
+    with _api(arxiv_fake, clock=clock, **settings) as api:
         first = api.lookup(["2511.02230"])["2511.02230"]
         later = api.lookup(["2603.21354"])["2603.21354"]
         made = api.requests_made
-    elapsed = time.monotonic() - started
-    assert made >= 2  # retried after the first timeout
+    # Timeout (0.2 s), backoff (0.05 s), then a retry that may wait only what is left of the budget
+    # (< 0.2 s); its next backoff (0.1 s) no longer fits, so the budget ends the lookup at 2 of 10 attempts.
+    assert made == 2  # retried after the first timeout
+    assert clock.sleeps == [0.05]
     assert first.status == "unverified" and "no answer from arXiv within" in (first.note or "")
-    assert "time budget of 1 s spent" in (first.note or "")
-    assert later.status == "unverified" and later.note == "time budget of 1 s spent before a batch of 1 identifiers"
+    last_wait = re.search(r"no answer from arXiv within ([0-9.]+) s", first.note or "")
+    assert last_wait and float(last_wait[1]) < 0.2  # the last try was cut to the budget left
+    assert "time budget of 0.4 s spent (next try in 0.1 s" in (first.note or "")
+    assert later.status == "unverified" and later.note == "time budget of 0.4 s spent before a batch of 1 identifiers"
     assert made == arxiv_fake.request_count  # the second lookup sent nothing
-    assert elapsed < 2.0
 
 
 def test_slow_answer_then_success(arxiv_fake: ArxivFake) -> None:
@@ -205,13 +241,15 @@ def test_connection_refused_is_unverified(arxiv_fake: ArxivFake) -> None:
 
 def test_requests_keep_the_minimum_interval(arxiv_fake: ArxivFake) -> None:
     arxiv_fake.script(Reply.http(500))
-    with _api(arxiv_fake, min_interval=0.4, backoff=0.01) as api:
-        started = time.monotonic()
+    clock = FakeClock()
+    arxiv_fake.clock = clock.monotonic
+    with _api(arxiv_fake, clock=clock, min_interval=0.5, backoff=0.125) as api:
         api.lookup(["2511.02230"])
         api.search_title("Workload Router Pool")
-        elapsed = time.monotonic() - started
         assert api.requests_made == 3
-    assert elapsed >= 0.8
+    # After the 500: the backoff, then the rest of the interval; before the search: a whole interval.
+    assert clock.sleeps == [0.125, 0.375, 0.5]
+    assert [seen.at for seen in arxiv_fake.requests] == [0.0, 0.5, 1.0]
 
 
 def test_second_lookup_same_day_is_served_from_cache(arxiv_fake: ArxivFake, cache: ArxivCache) -> None:

@@ -251,13 +251,17 @@ def _served(brief: dict, manifest: DemoManifest) -> dict[str, dict]:
     return {i: entries[i] for i in served}
 
 
-def test_fault_503_with_retry_after_then_success(demo: DemoManifest, online: ArxivFake) -> None:
+def test_fault_503_with_retry_after_then_success(demo: DemoManifest, online: ArxivFake,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # The default backoff (2 s) does not fit a 1 s budget: the batch is retried only when the wait
+    # Retry-After asks for (0 s) replaces it, so the verdicts show that the header was honoured.
+    monkeypatch.setenv("BATON_ARXIV_BUDGET", "1")
     online.add(*_demo_papers(demo))
-    online.script(Reply.unavailable(retry_after=1))
-    brief, seconds = _demo_run(demo)
+    online.script(Reply.unavailable(retry_after=0))
+    brief, _ = _demo_run(demo)
     assert {e["verified"] for e in _served(brief, demo).values()} == {"ok"}
     assert online.requests[0].ids and online.requests[1].ids == online.requests[0].ids
-    assert seconds >= 1.0  # Retry-After was honoured
+    assert [seen.ids for seen in online.requests if seen.ids] == [online.requests[0].ids] * 2  # one retry
     assert brief["stats"]["arxiv_requests"] == online.request_count
 
 
@@ -266,28 +270,32 @@ def test_fault_broken_xml_leaves_everything_unverified(demo: DemoManifest, onlin
     monkeypatch.setenv("BATON_ARXIV_BUDGET", "3")
     online.add(*_demo_papers(demo))
     online.always = Reply.broken()
-    brief, seconds = _demo_run(demo)
+    brief, _ = _demo_run(demo)
     assert (demo.root / ".baton" / "drafts" / f"{demo.end}-inference-e1prep.json").is_file()
     entries = _arxiv(brief)
     assert entries[demo.malformed_id.raw]["verified"] == "malformed"
     well_formed = [e for i, e in entries.items() if i != demo.malformed_id.raw]
     assert well_formed and {e["verified"] for e in well_formed} == {"unverified"}
     assert all("not well-formed XML" in (e["note"] or "") for e in well_formed), well_formed[0]["note"]
-    assert online.request_count >= 2 and seconds < 15
+    # Retried once after the 2 s backoff; the next one (4 s) does not fit the 3 s budget: the run stops there.
+    assert all("time budget of 3 s spent (next try in 4 s" in (e["note"] or "") for e in well_formed)
+    batch = online.requests[0].ids
+    assert batch and [seen.ids for seen in online.requests] == [batch, batch]  # no title search either
 
 
 def test_fault_slow_answers_spend_the_budget_quickly(demo: DemoManifest, online: ArxivFake,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BATON_ARXIV_BUDGET", "2")
+    monkeypatch.setenv("BATON_ARXIV_BUDGET", "0.5")
     online.add(*_demo_papers(demo))
     online.always = Reply.slow(6)
-    brief, seconds = _demo_run(demo)
+    brief, _ = _demo_run(demo)
     well_formed = [e for i, e in _arxiv(brief).items() if i != demo.malformed_id.raw]
     assert well_formed and {e["verified"] for e in well_formed} == {"unverified"}
     for entry in well_formed:
-        assert "no answer from arXiv within" in entry["note"] and "time budget of 2 s" in entry["note"], entry
+        assert "no answer from arXiv within" in entry["note"] and "time budget of 0.5 s" in entry["note"], entry
+        waited = re.search(r"no answer from arXiv within ([0-9.]+) s", entry["note"])
+        assert waited and float(waited[1]) <= 0.5, entry  # the request waited the budget, not the 20 s timeout
     assert online.request_count == 1  # the budget was spent on the batch; the title search was not sent
-    assert seconds < 15
 
 
 def test_fault_error_entry_is_unverified_not_a_crash(demo: DemoManifest, online: ArxivFake) -> None:
@@ -331,3 +339,79 @@ def test_a_d_number_of_another_matter_is_not_carried(demo: DemoManifest) -> None
     version = _one(brief, "version_conflict", "vLLM", r"0\.3\.1")
     assert version["register"] != "D188", version["carried_from"]
     assert "D188" not in (version["carried_from"] or "")
+
+
+# ── "as of" the brief's moment (issue 3): nothing written after the window end, never the own brief ──
+
+_VAULT_PATH = re.compile(r"inbox/[^\s（）()，,、；;：:「」\"']+?\.md")
+
+
+def _cited_paths(brief: dict) -> set[str]:
+    """Every vault path a brief's warnings and register lists cite (sources, carried_from, text, evidence)."""
+    cited: set[str] = set()
+    for warning in brief["warnings"]:
+        cited |= set(warning["sources"])
+        cited |= set(_VAULT_PATH.findall(f"{warning['text']} {warning.get('carried_from') or ''}"))
+    for entry in [*brief["register_open"], *brief["register_closed"]]:
+        cited |= set(_VAULT_PATH.findall(json.dumps(entry, ensure_ascii=False)))
+    return cited
+
+
+def _brief_times(vault: Path) -> dict:
+    from agents.scanner.briefs import list_briefs
+    from state.vault_config import load_vault_config
+
+    return {b.path: b.time for b in list_briefs(vault, load_vault_config(vault).tz)}
+
+
+@pytest.mark.sample_vault
+def test_llm_infra_0928_cites_no_later_brief_and_reports_the_d195_collision(sample_vault: Path) -> None:
+    brief = _run(sample_vault, "llm-infra", "2026-09-28", "--offline")
+    own = "inbox/spark/2026-09-28-llm-infra-e1prep.md"
+    times = _brief_times(sample_vault)
+    end = times[own]  # the own brief is stamped 18:40, the window end
+    assert end.hour == 18 and end.minute == 40
+    cited = _cited_paths(brief)
+    later = sorted(p for p in cited if p in times and times[p] > end)
+    assert later == []
+    assert "inbox/tom/2026-09-28-inference-e1prep.md" not in cited  # D195 again, written 22:20
+    # What was known by then is still used: D195 of the 9-27 inference brief carries the vLLM versions,
+    # and nothing is carried from the slot's own brief of the day (the output being written).
+    version = _one(brief, "version_conflict", "vLLM")
+    assert version["register"] == "D195" and "inbox/tom/2026-09-27-inference-e1prep.md" in version["carried_from"]
+    assert all(own not in (w["carried_from"] or "") for w in brief["warnings"])
+    # The vault's numbering already collides when baton runs: the person's 9-28 llm-infra brief (at the
+    # window end) reused D195 of the 9-27 inference brief. That is reported, as issue 3 asks.
+    collision = _one(brief, "register_collision", r"\bD195\b")
+    assert collision["sources"] == [own, "inbox/tom/2026-09-27-inference-e1prep.md"]
+
+
+@pytest.mark.sample_vault
+def test_d195_collision_grows_as_later_briefs_reuse_the_number(sample_vault: Path) -> None:
+    brief = _run(sample_vault, "inference", "2026-09-28", "--offline")
+    collision = _one(brief, "register_collision", r"\bD195\b")
+    assert "inbox/tom/2026-09-27-inference-e1prep.md" in collision["sources"]
+    later = _run(sample_vault, "llm-infra", "2026-09-29", "--offline")
+    assert "inbox/tom/2026-09-28-inference-e1prep.md" in _one(later, "register_collision", r"\bD195\b")["sources"]
+
+
+@pytest.mark.sample_vault
+def test_fresh_store_raises_the_c2c_promise_overdue_on_1001(sample_vault: Path) -> None:
+    assert not (sample_vault / ".baton").exists()
+    brief = _run(sample_vault, "inference", "2026-10-01", "--offline")
+    overdue = _one(brief, "promise_overdue", "C2C")
+    assert "2026-09" in overdue["text"] and overdue["register"]
+    assert overdue["sources"] == ["inbox/jay/2026-09-28T1700-jay-arxiv-hf-agentic-rag-evening-briefing.md"]
+    assert not [w for w in _kinds(brief, "promise_open") if "C2C" in w["text"]]
+
+
+@pytest.mark.sample_vault
+def test_a_backfill_never_reuses_a_number_any_vault_brief_used(sample_vault: Path) -> None:
+    from agents.scanner.briefs import list_briefs
+    from state.vault_config import load_vault_config
+
+    used = {n for b in list_briefs(sample_vault, load_vault_config(sample_vault).tz) for n in b.numbers()}
+    brief = _run(sample_vault, "inference", "2026-09-27", "--offline")  # before D195–D211 were written
+    new = [int(w["register"][1:]) for w in brief["warnings"]
+           if w["register"] and w["kind"] != "register_collision" and not w["carried_from"]]
+    assert new and not set(new) & used and min(new) > max(used)

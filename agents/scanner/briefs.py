@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -83,7 +83,11 @@ class BriefPaper:
 
 @dataclass
 class BriefRecord:
-    """What an earlier brief says: its D-numbers, its increments' papers, its citable arXiv list."""
+    """What an earlier brief says: its D-numbers, its increments' papers, its citable arXiv list.
+
+    ``time`` is the brief's moment (``VaultFile.time``: front matter, name or body), so that
+    "as of" another brief can tell whether this one was written before it.
+    """
 
     path: str
     day: date | None
@@ -92,6 +96,7 @@ class BriefRecord:
     items: list[BriefItem] = field(default_factory=list)
     increments: list[BriefPaper] = field(default_factory=list)
     citable: list[BriefPaper] = field(default_factory=list)
+    time: datetime | None = None
 
     def raised(self) -> list[BriefItem]:
         """Items this brief raises with a text (one per number, the first and fullest)."""
@@ -204,9 +209,9 @@ def _papers_of_line(line: str, index: int, *, increment: bool) -> list[BriefPape
 
 
 def parse_brief_text(path: str, text: str, day: date | None = None, agent: str | None = None,
-                     slug: str = "") -> BriefRecord:
-    """Parse a brief's text (front matter already removed or harmless)."""
-    record = BriefRecord(path=path, day=day, agent=agent, slug=slug)
+                     slug: str = "", time: datetime | None = None) -> BriefRecord:
+    """Parse a brief's text (front matter already removed or harmless); ``time`` is its moment when known."""
+    record = BriefRecord(path=path, day=day, agent=agent, slug=slug, time=time)
     section = ""
     citable = False
     for index, line in enumerate(text.split("\n"), start=1):
@@ -229,11 +234,15 @@ def parse_brief_text(path: str, text: str, day: date | None = None, agent: str |
 
 def parse_brief(file: VaultFile) -> BriefRecord:
     """Parse one brief file as read by ``read_vault_file``."""
-    return parse_brief_text(file.path, file.body or file.text or "", file.name.day, file.agent, file.slug)
+    return parse_brief_text(file.path, file.body or file.text or "", file.name.day, file.agent, file.slug, file.time)
 
 
 def list_briefs(root: Path, tz: ZoneInfo, until: date | None = None) -> list[BriefRecord]:
-    """Parse every brief of the vault (``inbox/*/*-e1prep.md``) dated on or before ``until``, oldest first."""
+    """Parse every brief of the vault (``inbox/*/*-e1prep.md``) dated on or before ``until``, oldest first.
+
+    Every brief, also those written after the brief being made: a new D-number follows the highest
+    ever used. What a brief may *know* is decided later, by each sighting's moment (``BriefRecord.time``).
+    """
     records = []
     for path in sorted((root / "inbox").glob("*/*.md")):
         if not is_brief_name(path.name):
@@ -242,5 +251,5 @@ def list_briefs(root: Path, tz: ZoneInfo, until: date | None = None) -> list[Bri
         if file.name.day is None or (until is not None and file.name.day > until) or file.text is None:
             continue
         records.append(parse_brief(file))
-    records.sort(key=lambda r: (r.day or date.min, r.path))
+    records.sort(key=lambda r: (r.day or date.min, r.time.timestamp() if r.time else 0.0, r.path))
     return records

@@ -16,7 +16,13 @@ from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name
-from agents.verifier.register import closed_on, open_entries, seed_register
+from agents.verifier.register import (
+    closed_on,
+    open_entries,
+    register_view,
+    seed_register,
+    track_promise_history,
+)
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
@@ -97,19 +103,24 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     scan = current_scan(state, ctx)
     identifiers = sorted({m.value for m in scan.mentions if m.kind == "arxiv"})
     ctx.progress(f"verify: {len(identifiers)} identifiers" + (" (offline: cache only)" if ctx.settings.offline else ""))
+    # Every brief seeds the register (a new number follows the highest ever used), but the brief knows only
+    # what was written before its window end, never the slot's own brief of the day (the output being written).
     seed_register(ctx.db, scan.register, list_briefs(ctx.config.root, ctx.config.tz))
+    own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
+    track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
         candidates = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
-    warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
-                          references=_references(scan), candidates=candidates)
+    with register_view(scan.end, own):
+        warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
+                              references=_references(scan), candidates=candidates)
     warnings = _without_dismissed(ctx, state.day, warnings)
     entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates))
     carried = {w.register for w in warnings if w.register}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
-        for e in open_entries(ctx.db, scan.day)
+        for e in open_entries(ctx.db, scan.end, own)
         if e.d not in carried and relevance(e.text, scan.topic.keywords) >= 1
     ]
     ctx.store.save_artifact(state.thread, "verify", {

@@ -2,33 +2,57 @@
 
 A D-number names one thing for ever. The table is seeded from
 ``organized/registry/contradictions.md`` and from every earlier brief; a new
-number follows the highest ever seen (register rows and brief sightings);
+number follows the highest ever seen (register rows and brief sightings, also
+of briefs written after the one being made, so a backfill never reuses one);
 an allocation is keyed by ``(thread, warning key)`` so a re-run of the same
-day takes no new number. Everything "as of" uses the brief's date.
+day takes no new number.
+
+Everything "as of" uses the brief, never the clock: given the brief's moment
+(its window end, tz-aware), collisions, carried numbers and open entries use
+only what was written strictly before it, and never the slot's own brief
+(the output being written). Given a bare date, "on or before that date".
+``run_checks`` passes only the date; the verifier node wraps it in
+``register_view(moment, exclude)`` so that date means that moment.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from rapidfuzz import fuzz
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from agents.scanner.briefs import BriefRecord, risk_of_mark
+from agents.scanner.briefs import BriefRecord, is_brief_name, risk_of_mark
+from agents.scanner.mentions import extract_mentions
+from agents.scanner.notes import parse_note_name, read_vault_file
 from agents.scanner.register import RegisterEntry
 from state.db import Database
 from state.errors import StoreError
 from state.models import BriefWarning, Mention
-from state.tables.register import PromiseRow, RegisterEntryRow, RegisterSightingRow
+from state.tables.register import (
+    AsOf,
+    PromiseRow,
+    RegisterEntryRow,
+    RegisterSightingRow,
+    upgrade_register_tables,
+    utc_moment,
+)
 
 __all__ = [
     "REGISTER_PATH",
     "REGISTERED_KINDS",
+    "PROMISE_HISTORY_DAYS",
     "OpenEntry",
+    "register_view",
     "seed_register",
     "assign_numbers",
     "open_entries",
@@ -37,6 +61,7 @@ __all__ = [
     "allocated_in",
     "collisions",
     "track_promises",
+    "track_promise_history",
     "promise_warnings",
 ]
 
@@ -46,6 +71,7 @@ REGISTERED_KINDS = frozenset({
     "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict", "number_conflict",
     "promise_open", "promise_overdue", "version_beyond_latest",
 })
+PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
 _SAME_ITEM = 70  # partial_ratio of two texts above which two sightings of a number are one item
 _DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开)|发布了|开源了|上线了|released|is out|now available",
                    re.IGNORECASE)
@@ -69,17 +95,54 @@ def _iso(day: date | None) -> str | None:
     return day.isoformat() if day else None
 
 
+_VIEW: ContextVar[AsOf | None] = ContextVar("register_view", default=None)
+
+
+@contextmanager
+def register_view(moment: datetime, exclude: Collection[str] = ()) -> Iterator[AsOf]:
+    """Within the block, a bare date "as of" of ``moment``'s day means strictly before ``moment``, without ``exclude``.
+
+    For callers that know only the brief's date (``run_checks``); the verifier node knows its moment
+    (the window end) and the slot's own brief of the day.
+    """
+    view = AsOf.of(moment, exclude)
+    token = _VIEW.set(view)
+    try:
+        yield view
+    finally:
+        _VIEW.reset(token)
+
+
+def _as_of(as_of: date | datetime | None, exclude: Collection[str] = ()) -> AsOf:
+    """An explicit moment wins; a bare date of the active view's day means the view; else that date."""
+    view = _VIEW.get()
+    if view is not None and not isinstance(as_of, datetime) and as_of is not None and as_of.isoformat() == view.day:
+        return AsOf(view.day, view.moment, view.exclude | frozenset(exclude))
+    return AsOf.of(as_of, exclude)
+
+
 def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequence[BriefRecord]) -> int:
-    """Load the register file's rows and every brief's D-numbers; return how many rows were added (idempotent)."""
+    """Load the register file's rows and every brief's D-numbers with their moments; return rows added (idempotent).
+
+    Give every brief of the vault, also later ones: allocation follows the highest number ever seen;
+    the "as of" queries decide what a brief may know.
+    """
+    upgrade_register_tables(db.engine)
+    moments = {b.path: utc_moment(b.time) for b in briefs if b.time is not None}
+    briefs = sorted(briefs, key=lambda b: (b.day or date.min, moments.get(b.path, ""), b.path))
     added = 0
     with db.session() as session:
         known = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
-        sightings = {(s.number, s.source, s.role, s.text) for s in session.scalars(select(RegisterSightingRow))}
+        sightings = {(s.number, s.source, s.role, s.text): s for s in session.scalars(select(RegisterSightingRow))}
 
-        def sight(number: int, source: str, day: str | None, role: str, text: str) -> None:
-            if (number, source, role, text) not in sightings:
-                sightings.add((number, source, role, text))
-                session.add(RegisterSightingRow(number=number, source=source, day=day, role=role, text=text))
+        def sight(number: int, source: str, day: str | None, role: str, text: str, moment: str | None) -> None:
+            row = sightings.get((number, source, role, text))
+            if row is None:
+                row = RegisterSightingRow(number=number, source=source, day=day, role=role, text=text, moment=moment)
+                sightings[(number, source, role, text)] = row
+                session.add(row)
+            elif row.moment is None and moment is not None:
+                row.moment = moment  # a store seeded before moments were kept
 
         for entry in entries:
             closed = re.search(r"\d{4}-\d{2}-\d{2}", entry.status) if entry.closed else None
@@ -93,27 +156,36 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
                 session.add(row)
                 known[entry.number] = row
                 added += 1
-            sight(entry.number, REGISTER_PATH, _iso(entry.raised), "raised", entry.text)
-        for brief in sorted(briefs, key=lambda b: (b.day or date.min, b.path)):
+            row = known[entry.number]
+            if row.origin == "register" and row.raised_at is None and entry.source in moments:
+                row.raised_at = moments[entry.source]  # the register row counts from its source brief's moment
+            sight(entry.number, REGISTER_PATH, _iso(entry.raised), "raised", entry.text, moments.get(entry.source or ""))
+        for brief in briefs:
+            moment = moments.get(brief.path)
             for item in brief.items:
-                sight(item.number, brief.path, _iso(brief.day), item.role, item.text)
-                if item.role == "raised" and item.text and item.number not in known:
+                sight(item.number, brief.path, _iso(brief.day), item.role, item.text, moment)
+                row = known.get(item.number)
+                if item.role == "raised" and item.text and row is None:
                     row = RegisterEntryRow(number=item.number, text=item.text, risk=risk_of_mark(item.risk),
-                                           raised=_iso(brief.day), source=brief.path, origin="brief")
+                                           raised=_iso(brief.day), raised_at=moment, status="open",
+                                           source=brief.path, origin="brief")  # status now: a later brief may close it
                     session.add(row)
                     known[item.number] = row
                     added += 1
-                elif item.role == "closed" and item.number in known and known[item.number].status == "open":
-                    row = known[item.number]
-                    row.status, row.closed = "closed", _iso(brief.day)
+                elif item.role == "closed" and row is not None and row.status == "open":
+                    row.status, row.closed, row.closed_at, row.closed_from = "closed", _iso(brief.day), moment, brief.path
                     row.evidence = f"{brief.path}：{item.text}" if item.text else brief.path
+                elif item.role == "closed" and row is not None and row.closed_from == brief.path and row.closed_at is None:
+                    row.closed_at = moment
+                if row is not None and row.origin == "brief" and row.source == brief.path and row.raised_at is None:
+                    row.raised_at = moment  # a store seeded before moments were kept
     return added
 
 
 def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | None) -> list[list[RegisterSightingRow]]:
     """Group a number's raised sightings into distinct items (same source or similar text = one item)."""
     items: list[list[RegisterSightingRow]] = []
-    for sighting in sorted(sightings, key=lambda s: (s.day or "", s.source)):
+    for sighting in sorted(sightings, key=lambda s: (s.day or "", s.moment or "", s.source)):
         source = row.source if row is not None and sighting.source == REGISTER_PATH else sighting.source
         for item in items:
             first = item[0]
@@ -126,21 +198,30 @@ def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | Non
     return items
 
 
-def _raised_by_number(session, as_of: date | None) -> dict[int, list[RegisterSightingRow]]:  # type: ignore[no-untyped-def]
+def _raised_by_number(session, view: AsOf) -> dict[int, list[RegisterSightingRow]]:  # type: ignore[no-untyped-def]
     found: dict[int, list[RegisterSightingRow]] = {}
     query = select(RegisterSightingRow).where(RegisterSightingRow.role == "raised", RegisterSightingRow.text != "")
     for sighting in session.scalars(query):
-        if as_of is None or sighting.day is None or sighting.day <= as_of.isoformat():
+        if view.sees(sighting.day, sighting.moment, sighting.source):
             found.setdefault(sighting.number, []).append(sighting)
     return found
 
 
-def collisions(db: Database, as_of: date | None = None) -> list[BriefWarning]:
-    """``register_collision`` for every D-number that names two different items (briefs dated ≤ ``as_of``)."""
+def collisions(db: Database, as_of: date | datetime | None = None, exclude: Collection[str] = ()) -> list[BriefWarning]:
+    """``register_collision`` for every D-number that names two different items as of the brief.
+
+    ``as_of``: the brief's moment (only sightings strictly before it, none from ``exclude``), or a date
+    (sightings dated on or before it), or None (every sighting).
+    """
+    view = _as_of(as_of, exclude)
+    if view.moment is not None and not exclude:
+        # A collision is a fact of the vault's numbering: the slot's own brief of the day (a person's,
+        # stamped at the window's end) is part of the vault when baton runs; a brief written later is not.
+        view = dataclasses.replace(view, exclude=frozenset(), inclusive=True)
     warnings = []
     with db.session() as session:
         rows = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
-        for number, sightings in sorted(_raised_by_number(session, as_of).items()):
+        for number, sightings in sorted(_raised_by_number(session, view).items()):
             items = _items(sightings, rows.get(number))
             if len(items) < 2:
                 continue
@@ -174,13 +255,13 @@ _KIND_CUES = {
 }
 
 
-def _match_vault_item(session, warning: BriefWarning, as_of: date) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
+def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
     subject, terms = _terms(warning)
     cues = _KIND_CUES.get(warning.kind, ())
     if not subject:
         return None
     best: tuple[int, str, int, str] | None = None
-    for number, sightings in _raised_by_number(session, as_of).items():
+    for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
             text = sighting.text.lower()
             if subject.lower() not in text:
@@ -196,20 +277,28 @@ def _match_vault_item(session, warning: BriefWarning, as_of: date) -> tuple[int,
     return (best[0], best[1]) if best else None
 
 
-def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date) -> int:  # type: ignore[no-untyped-def]
+def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date,  # type: ignore[no-untyped-def]
+              view: AsOf) -> int:
+    # The highest number ever seen anywhere, later briefs included: a backfill never reuses one.
     highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
                   session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
     row = RegisterEntryRow(number=highest + 1, text=warning.text, risk=warning.risk, kind=warning.kind,
-                           raised=day.isoformat(), source=carried_from, origin="baton", thread=thread,
-                           key=warning.key, subject=warning.subject)
+                           raised=day.isoformat(), raised_at=view.moment, source=carried_from, origin="baton",
+                           thread=thread, key=warning.key, subject=warning.subject)
     session.add(row)
     session.flush()
     return row.number
 
 
-def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning]) -> list[BriefWarning]:
-    """Give each registrable warning its D-number: its own from a re-run, a carried one, or a new one."""
+def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], as_of: datetime | None = None,
+                   exclude: Collection[str] = ()) -> list[BriefWarning]:
+    """Give each registrable warning its D-number: its own from a re-run, a carried one, or a new one.
+
+    A carried number is one known as of the brief (``as_of``, its moment; else the thread's date);
+    a new one follows the highest ever seen.
+    """
     day = date.fromisoformat(thread.rsplit(":", 1)[-1])
+    view = _as_of(as_of or day, exclude)
     result = []
     for warning in warnings:
         if warning.kind not in REGISTERED_KINDS or not warning.key or warning.register:
@@ -218,7 +307,7 @@ def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning]) 
         for _attempt in range(5):
             try:
                 with db.session() as session:
-                    result.append(_number_one(session, thread, warning, day))
+                    result.append(_number_one(session, thread, warning, day, view))
                 break
             except IntegrityError:
                 continue  # another run took that number first: read the highest again
@@ -227,41 +316,43 @@ def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning]) 
     return result
 
 
-def _number_one(session, thread: str, warning: BriefWarning, day: date) -> BriefWarning:  # type: ignore[no-untyped-def]
+def _number_one(session, thread: str, warning: BriefWarning, day: date, view: AsOf) -> BriefWarning:  # type: ignore[no-untyped-def]
     own = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.thread == thread,
                                                         RegisterEntryRow.key == warning.key))
     if own is not None:
         return warning.model_copy(update={"register": f"D{own.number}", "carried_from": own.source})
-    earlier = session.scalar(select(RegisterEntryRow).where(
-        RegisterEntryRow.key == warning.key, RegisterEntryRow.status == "open", RegisterEntryRow.raised < day.isoformat(),
-    ).order_by(RegisterEntryRow.raised.desc()))
+    earlier = next((row for row in session.scalars(select(RegisterEntryRow).where(
+        RegisterEntryRow.key == warning.key, RegisterEntryRow.raised < day.isoformat(),
+    ).order_by(RegisterEntryRow.raised.desc())) if view.raised(row) and not view.closed(row)), None)
     if earlier is not None:
         return warning.model_copy(update={"register": f"D{earlier.number}",
                                           "carried_from": f"{earlier.thread or 'register'} D{earlier.number}"})
-    match = _match_vault_item(session, warning, day)
+    match = _match_vault_item(session, warning, view)
     if match is not None:
         number, source = match
         row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
         canonical = row is not None and (row.source == source or source == REGISTER_PATH)
-        if canonical and row.status == "open":
+        if canonical and view.raised(row) and not view.closed(row):
             origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
             return warning.model_copy(update={"register": f"D{number}", "carried_from": origin})
         if not canonical:
             carried = f"{source} D{number}（该编号另指他事，改编新号）"
-            return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, carried, day)}",
-                                              "carried_from": carried})
-    return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, None, day)}"})
+            return warning.model_copy(update={
+                "register": f"D{_allocate(session, thread, warning, carried, day, view)}", "carried_from": carried})
+    return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, None, day, view)}"})
 
 
-def open_entries(db: Database, as_of: date) -> list[OpenEntry]:
-    """Entries raised on or before ``as_of`` and not closed by then, oldest number first."""
-    day = as_of.isoformat()
+def open_entries(db: Database, as_of: date | datetime, exclude: Collection[str] = ()) -> list[OpenEntry]:
+    """Entries raised and not closed as of the brief, oldest number first.
+
+    ``as_of``: the brief's moment (raised strictly before it, by no source in ``exclude``) or a date
+    (raised on or before it).
+    """
+    view = _as_of(as_of, exclude)
     found = []
     with db.session() as session:
         for row in session.scalars(select(RegisterEntryRow).order_by(RegisterEntryRow.number)):
-            if row.raised and row.raised > day:
-                continue
-            if row.status == "closed" and row.closed and row.closed <= day:
+            if not view.raised(row) or view.closed(row):
                 continue
             origin = f"register D{row.number}" if row.origin == "register" else (row.source or row.thread or "")
             found.append(OpenEntry(f"D{row.number}", row.number, row.text, row.risk, row.raised, row.source, origin))
@@ -269,10 +360,15 @@ def open_entries(db: Database, as_of: date) -> list[OpenEntry]:
 
 
 def closed_on(db: Database, day: date) -> list[dict]:
-    """Entries the evidence of ``day`` closed, with that evidence (for the brief's "本轮闭合" line)."""
+    """Entries the evidence of ``day`` closed, with that evidence (for the brief's "本轮闭合" line).
+
+    Not the closures another brief of the day wrote (``closed_from``): that is its round, and it may
+    be written after this brief or be this slot's own brief.
+    """
     with db.session() as session:
         rows = session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.closed == day.isoformat(),
-                                                              RegisterEntryRow.status == "closed")
+                                                              RegisterEntryRow.status == "closed",
+                                                              RegisterEntryRow.closed_from.is_(None))
                                .order_by(RegisterEntryRow.number))
         return [{"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""} for row in rows]
 
@@ -322,8 +418,8 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
             elif same.first_seen > day.isoformat():
                 same.first_seen, same.source, same.text = day.isoformat(), mention.source, mention.context
         for row in rows:
-            if row.confirmed_by or row.first_seen > day.isoformat():
-                continue
+            if row.first_seen > day.isoformat() or (row.confirmed_on and row.confirmed_on <= day.isoformat()):
+                continue  # an earlier confirmation (a backfill can bring one) replaces a later one
             words = set(row.key.split("|", 1)[1].split())
             for mention in mentions:
                 context = mention.context
@@ -334,10 +430,56 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
                     # The day's evidence settles the promise: its register entry closes with that evidence.
                     session.execute(
                         update(RegisterEntryRow)
-                        .where(RegisterEntryRow.key == f"promise:{row.key}", RegisterEntryRow.status == "open")
+                        .where(RegisterEntryRow.key == f"promise:{row.key}",
+                               or_(RegisterEntryRow.status == "open", RegisterEntryRow.closed > day.isoformat()))
                         .values(status="closed", closed=day.isoformat(),
                                 evidence=f"{mention.source} L{mention.line}：{context[:160]}"))
                     break
+
+
+def _with_subject(mention: Mention, lines: list[str]) -> Mention:
+    """A promise quoted with the head of its line (a note's item), which names what is promised.
+
+    The sentence alone often does not: "C2C 让 LLM 之间…。据 VentureBeat 报道，研究团队计划于 2026-09 发布…"
+    is quoted "C2C 让 LLM 之间直接传递 KV Cache…据 VentureBeat 报道，研究团队计划于 2026-09 发布…".
+    """
+    if mention.kind != "promise" or not 0 < mention.line <= len(lines):
+        return mention
+    line = lines[mention.line - 1].strip().lstrip("-*•>").strip()
+    head = re.split(r"[，,。；;：:]", line, maxsplit=1)[0].strip()
+    if not head or mention.context.startswith(head) or len(head) > 60:
+        return mention
+    return mention.model_copy(update={"context": f"{head}…{mention.context}"})
+
+
+def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: datetime,
+                          days: int = PROMISE_HISTORY_DAYS) -> int:
+    """Track the promises and confirmations of the inbox notes written in the ``days`` days before ``before``.
+
+    So that a fresh store knows what the vault promised before the window (``before``: the window
+    start). Each day's notes go to ``track_promises`` in date order, first seen on the note's date.
+    Briefs (``*-e1prep``, baton's ``.baton.md``) are skipped: they digest the notes read here.
+    Returns how many notes were read.
+    """
+    since = before - timedelta(days=days)
+    by_day: dict[date, list[Mention]] = {}
+    read = 0
+    for path in sorted((root / "inbox").glob("*/*.md")):
+        name = parse_note_name(path.name)
+        if name.day is None or not since.date() <= name.day <= before.date():
+            continue
+        if is_brief_name(path.name) or path.name.endswith(".baton.md"):
+            continue
+        file = read_vault_file(root, path, tz)
+        if file.time is None or file.text is None or not since <= file.time < before:
+            continue
+        read += 1
+        lines = file.body.split("\n")
+        by_day.setdefault(file.time.astimezone(tz).date(), []).extend(
+            _with_subject(m, lines) for m in extract_mentions(file.path, file.body))
+    for day in sorted(by_day):
+        track_promises(db, by_day[day], day)
+    return read
 
 
 def promise_warnings(db: Database, day: date) -> list[BriefWarning]:

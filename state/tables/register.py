@@ -3,16 +3,35 @@
 A D-number names one thing for ever: ``register_entries.number`` is unique,
 and an allocation made by baton is keyed by ``(thread, key)`` so that a
 re-run of the same day finds its numbers instead of taking new ones.
+
+"As of" a brief: a sighting or an entry counts only when the brief could have
+known it. ``AsOf`` says what that means: on or before a date (the old,
+date-only view), or strictly before a moment (the brief's window end) with
+some sources left out (the slot's own brief: the output being written).
+Moments are stored as UTC ISO strings (``2026-09-28T10:40:00+00:00``), so
+that comparing the strings compares the moments.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Integer, String, Text, UniqueConstraint
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from sqlalchemy import Engine, Integer, String, Text, UniqueConstraint, inspect, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from state.db import Base
+from state.errors import StoreError
 
-__all__ = ["RegisterEntryRow", "RegisterSightingRow", "PromiseRow"]
+__all__ = ["RegisterEntryRow", "RegisterSightingRow", "PromiseRow", "AsOf", "utc_moment", "upgrade_register_tables"]
+
+
+def utc_moment(moment: datetime) -> str:
+    """A tz-aware moment as the stored string (UTC, seconds)."""
+    if moment.tzinfo is None:
+        raise StoreError(f"the moment {moment.isoformat()!r} has no time zone; give the vault's")
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
 class RegisterEntryRow(Base):
@@ -27,8 +46,11 @@ class RegisterEntryRow(Base):
     risk: Mapped[str | None] = mapped_column(String(20), nullable=True)
     kind: Mapped[str | None] = mapped_column(String(40), nullable=True)
     raised: Mapped[str | None] = mapped_column(String(10), nullable=True)  # YYYY-MM-DD
+    raised_at: Mapped[str | None] = mapped_column(String(32), nullable=True)  # UTC moment, when known
     status: Mapped[str] = mapped_column(String(20), default="open")  # open | closed
     closed: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    closed_at: Mapped[str | None] = mapped_column(String(32), nullable=True)  # UTC moment of the closing brief
+    closed_from: Mapped[str | None] = mapped_column(String(500), nullable=True)  # the brief that closed it
     evidence: Mapped[str | None] = mapped_column(Text, nullable=True)
     source: Mapped[str | None] = mapped_column(String(500), nullable=True)
     origin: Mapped[str] = mapped_column(String(20), default="baton")  # register | brief | baton
@@ -38,7 +60,7 @@ class RegisterEntryRow(Base):
 
 
 class RegisterSightingRow(Base):
-    """One place a D-number appears: the register file or an earlier brief, with what it says there."""
+    """One place a D-number appears: the register file or a brief, with what it says there and when."""
 
     __tablename__ = "register_sightings"
     __table_args__ = (UniqueConstraint("number", "source", "role", "text", name="uq_sighting"),)
@@ -47,6 +69,7 @@ class RegisterSightingRow(Base):
     number: Mapped[int] = mapped_column(Integer, index=True)
     source: Mapped[str] = mapped_column(String(500))
     day: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    moment: Mapped[str | None] = mapped_column(String(32), nullable=True)  # UTC moment of the source, when known
     role: Mapped[str] = mapped_column(String(20))  # raised | carried | closed | mentioned
     text: Mapped[str] = mapped_column(Text, default="")
 
@@ -65,3 +88,68 @@ class PromiseRow(Base):
     source: Mapped[str] = mapped_column(String(500))
     confirmed_by: Mapped[str | None] = mapped_column(String(500), nullable=True)
     confirmed_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
+
+
+@dataclass(frozen=True)
+class AsOf:
+    """What a brief could know: everything (``day`` None), up to a date, or strictly before a moment."""
+
+    day: str | None = None  # the brief's local date, YYYY-MM-DD
+    moment: str | None = None  # UTC moment (``utc_moment``); None: date-only
+    exclude: frozenset[str] = frozenset()  # sources never seen (the slot's own brief)
+    inclusive: bool = False  # things stamped exactly at the moment count (the slot's own brief at window end)
+
+    @classmethod
+    def of(cls, as_of: date | datetime | None, exclude: Collection[str] = ()) -> AsOf:
+        """Build from a date (on or before it), a tz-aware datetime (strictly before it) or None (everything)."""
+        if isinstance(as_of, datetime):
+            return cls(as_of.date().isoformat(), utc_moment(as_of), frozenset(exclude))
+        return cls(as_of.isoformat() if as_of else None, None, frozenset(exclude))
+
+    def sees(self, day: str | None, moment: str | None, source: str | None) -> bool:
+        """Whether a thing dated ``day`` (at ``moment`` when known) from ``source`` was known by then."""
+        if source is not None and source in self.exclude:
+            return False
+        if self.day is None or day is None:
+            return True
+        if self.moment is None:
+            return day <= self.day
+        if moment is not None:
+            return moment <= self.moment if self.inclusive else moment < self.moment
+        return day < self.day  # a time-less thing of the brief's own day may come after it: not known
+
+    def raised(self, row: RegisterEntryRow) -> bool:
+        """Whether the entry existed by then."""
+        return self.sees(row.raised, row.raised_at, row.source if row.origin != "baton" else None)
+
+    def closed(self, row: RegisterEntryRow) -> bool:
+        """Whether the entry was closed by then (a brief's closure counts from its moment)."""
+        if row.status != "closed" or not row.closed:
+            return False
+        if self.day is None:
+            return True
+        if row.closed_from is not None and row.closed_from in self.exclude:
+            return False
+        if self.moment is not None and row.closed_at is not None:
+            return row.closed_at < self.moment
+        return row.closed <= self.day  # baton's evidence of the day closes it for that day's brief
+
+
+_ADDED = {"register_entries": ("raised_at", "closed_at", "closed_from"), "register_sightings": ("moment",)}
+
+
+def upgrade_register_tables(engine: Engine) -> list[str]:
+    """Add the as-of columns to a store made before them; return the columns added (idempotent)."""
+    added = []
+    inspector = inspect(engine)
+    with engine.begin() as connection:
+        for table, columns in _ADDED.items():
+            if not inspector.has_table(table):
+                continue
+            present = {column["name"] for column in inspector.get_columns(table)}
+            for column in columns:
+                if column not in present:
+                    width = 500 if column == "closed_from" else 32
+                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} VARCHAR({width})"))
+                    added.append(f"{table}.{column}")
+    return added

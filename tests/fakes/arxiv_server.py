@@ -6,6 +6,8 @@ holds, in the shape of export.arxiv.org's output (entry ids
 close enough that the real ``arxiv`` client parses it. Faults are scripted:
 ``fake.script(Reply.unavailable(retry_after=1), ...)`` queues one reply per
 request; ``fake.always = Reply.slow(2)`` applies to every request after the queue.
+Each request is logged with its arrival time on ``fake.clock`` (a test's fake clock
+when set), so tests can check the spacing of requests without measuring time.
 
 Manual: https://info.arxiv.org/help/api/user-manual.html
 """
@@ -16,6 +18,7 @@ import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Literal
@@ -86,10 +89,11 @@ class Reply:
 
 @dataclass(frozen=True)
 class SeenRequest:
-    """One request the fake received."""
+    """One request the fake received, and when it arrived on the fake's clock."""
 
     path: str
     params: dict[str, str]
+    at: float = 0.0
 
     @property
     def ids(self) -> list[str]:
@@ -100,11 +104,12 @@ class SeenRequest:
 
 @dataclass
 class ArxivFake:
-    """The server's state: papers, the script, and every request seen."""
+    """The server's state: papers, the script, every request seen, and the clock that stamps them."""
 
     papers: dict[str, FakePaper] = field(default_factory=dict)
     always: Reply | None = None
     requests: list[SeenRequest] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
     url: str = ""
     _queue: deque[Reply] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -186,7 +191,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         parts = urlsplit(self.path)
         params = {key: values[0] for key, values in parse_qs(parts.query, keep_blank_values=True).items()}
-        reply = self.state._next_reply(SeenRequest(parts.path, params))
+        reply = self.state._next_reply(SeenRequest(parts.path, params, self.state.clock()))
         if reply.delay:
             time.sleep(reply.delay)
         if reply.kind in ("unavailable", "status"):

@@ -1,0 +1,212 @@
+"""The register "as of" a brief's moment: only what was written strictly before it, never the own brief.
+
+Hand-made briefs and notes (no sample vault): A is the 9-27 inference brief (22:20), B the 9-28
+llm-infra brief (18:40, the output being written when llm-infra 9-28 is made), C the 9-28 inference
+brief (22:20, after it). Each raises D195 for a different matter.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import text
+
+from agents.scanner.briefs import list_briefs, parse_brief_text
+from agents.verifier.checks import run_checks
+from agents.verifier.register import (
+    assign_numbers,
+    collisions,
+    open_entries,
+    promise_warnings,
+    register_view,
+    seed_register,
+    track_promise_history,
+)
+from state.db import Database
+from state.models import BriefWarning
+from state.tables.register import AsOf
+
+TZ = ZoneInfo("Asia/Shanghai")
+A, B, C = ("inbox/tom/2026-09-27-inference-e1prep.md", "inbox/spark/2026-09-28-llm-infra-e1prep.md",
+           "inbox/tom/2026-09-28-inference-e1prep.md")
+LLM_INFRA_0928 = datetime(2026, 9, 28, 18, 40, tzinfo=TZ)
+INFERENCE_0928 = datetime(2026, 9, 28, 22, 20, tzinfo=TZ)
+
+
+def _at(day: int, hour: int, minute: int) -> datetime:
+    return datetime(2026, 9, day, hour, minute, tzinfo=TZ)
+
+
+def _briefs(own_time: datetime = LLM_INFRA_0928):  # type: ignore[no-untyped-def]
+    return [
+        parse_brief_text(A, "三、矛盾/待核\nD195：vLLM 0.3.3 与 v0.30.0 版本号差异（⭐⭐⚬）", date(2026, 9, 27), "tom",
+                         "inference-e1prep", _at(27, 22, 20)),
+        parse_brief_text(B, "三、矛盾/待核\nD195：Continnum 拼写与 arXiv 标题不符（⚠⚠⚬）\nD204：PolyKV 压缩率 claim（⚠⚬⚬）",
+                         date(2026, 9, 28), "spark", "llm-infra-e1prep", own_time),
+        parse_brief_text(C, "三、矛盾/待核\nD195：SGLang vs vLLM TTFT 双源口径不一致（⚠⚠⚬）\n"
+                            "D205：vLLM v0.29.0 与 v0.30.0 版本号差异（⚠⚬⚬）\nD198 闭合：作者补了附录",
+                         date(2026, 9, 28), "tom", "inference-e1prep", _at(28, 22, 20)),
+        parse_brief_text("inbox/tom/2026-09-26-inference-e1prep.md", "三、矛盾/待核\nD198：Mooncake 命中率鲁棒性（⚠⚬⚬）",
+                         date(2026, 9, 26), "tom", "inference-e1prep", _at(26, 22, 20)),
+    ]
+
+
+def _db(tmp_path: Path) -> Database:
+    db = Database(f"sqlite:///{tmp_path / 'r.db'}")
+    db.create_all()
+    return db
+
+
+def _seeded(tmp_path: Path, own_time: datetime = LLM_INFRA_0928) -> Database:
+    db = _db(tmp_path)
+    seed_register(db, [], _briefs(own_time))
+    return db
+
+
+def _d195(warnings: list[BriefWarning]) -> list[BriefWarning]:
+    return [w for w in warnings if w.kind == "register_collision" and w.register == "D195"]
+
+
+def test_a_collision_counts_only_briefs_before_the_moment_and_never_the_own_one(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    assert _d195(collisions(db, LLM_INFRA_0928, exclude=[B])) == []  # only A had used D195 by 18:40
+    [at_2220] = _d195(collisions(db, INFERENCE_0928, exclude=[C]))  # C is stamped 22:20: the own, excluded
+    assert at_2220.sources == [B, A]
+    [next_day] = _d195(collisions(db, _at(29, 18, 40), exclude=["inbox/spark/2026-09-29-llm-infra-e1prep.md"]))
+    assert sorted(next_day.sources) == sorted([A, B, C])
+    # The bare date keeps its old meaning, "on or before that day": it sees C too.
+    assert sorted(_d195(collisions(db, date(2026, 9, 28)))[0].sources) == sorted([A, B, C])
+
+
+def test_an_own_brief_written_before_the_window_end_is_still_not_read(tmp_path: Path) -> None:
+    db = _seeded(tmp_path, own_time=_at(28, 11, 30))  # spark once wrote llm-infra at 11:30
+    assert len(_d195(collisions(db, LLM_INFRA_0928))) == 1  # without the exclusion the own brief leaks in
+    assert _d195(collisions(db, LLM_INFRA_0928, exclude=[B])) == []
+
+
+def test_register_view_gives_run_checks_the_moment(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    plain = run_checks([], [], {}, date(2026, 9, 28), "llm-infra:2026-09-28", db)
+    assert _d195(plain)  # the date alone sees B and C
+    with register_view(LLM_INFRA_0928, [B]) as view:
+        assert view == AsOf.of(LLM_INFRA_0928, [B])
+        viewed = run_checks([], [], {}, date(2026, 9, 28), "llm-infra:2026-09-28", db)
+    # A collision is a fact of the vault's numbering: the own brief at the window end counts, C (22:20) does not.
+    [collision] = _d195(viewed)
+    assert collision.sources == sorted([A, B])
+    with register_view(LLM_INFRA_0928, [B]):  # another day's date is not bent to the view
+        assert _d195(collisions(db, date(2026, 9, 29)))
+
+
+def _warning(key: str, subject: str, kind: str = "version_conflict") -> BriefWarning:
+    return BriefWarning(id="", kind=kind, text="…", risk="中", subject=subject, key=key)
+
+
+def test_a_carried_number_is_one_known_by_then_and_a_new_one_follows_every_brief(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    (tmp_path / "other").mkdir()
+    [dated] = assign_numbers(_seeded(tmp_path / "other"), "llm-infra:2026-09-28",
+                             [_warning("version_conflict:vLLM", "vLLM")])
+    assert dated.register == "D205" and C in (dated.carried_from or "")  # the date alone reads C (22:20)
+    vllm, other = assign_numbers(db, "llm-infra:2026-09-28",
+                                 [_warning("version_conflict:vLLM", "vLLM"), _warning("number_conflict:X:ttft", "X")],
+                                 as_of=LLM_INFRA_0928, exclude=[B])
+    assert vllm.register == "D195" and vllm.carried_from == f"{A} D195"
+    assert other.register == "D206" and other.carried_from is None  # after D205 of the later brief C
+
+
+def test_open_entries_as_of_the_moment(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    at_1840 = {e.d: e for e in open_entries(db, LLM_INFRA_0928, exclude=[B])}
+    assert "D195" in at_1840 and at_1840["D195"].carried_from == A
+    assert "D198" in at_1840  # C closes it at 22:20, after 18:40
+    assert "D204" not in at_1840 and "D205" not in at_1840  # raised by the own brief / a later one
+    assert "D198" not in {e.d for e in open_entries(db, date(2026, 9, 28))}  # the old date view: closed that day
+    assert "D198" not in {e.d for e in open_entries(db, _at(29, 22, 20))}
+
+
+NOTE = """---
+time: {time}
+---
+# 笔记
+- C2C 让 LLM 之间直接传递 KV Cache。据报道，研究团队计划于 2026-09 发布 agent-managed KV-Cache 实现及 serving system。
+"""
+RELEASED = """# 笔记
+- C2C agent-managed KV-Cache serving system 已正式发布：https://github.com/example/c2c
+"""
+
+
+def _vault(tmp_path: Path, notes: dict[str, str]) -> Path:
+    root = tmp_path / "vault"
+    for name, body in notes.items():
+        path = root / "inbox" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+    return root
+
+
+def test_a_fresh_store_learns_the_promises_of_the_month_before(tmp_path: Path) -> None:
+    root = _vault(tmp_path, {"jay/2026-09-12T0935-jay-morning.md": NOTE.format(time="2026-09-12T09:35:00+08:00")})
+    db = _db(tmp_path)
+    assert track_promise_history(db, root, TZ, _at(30, 22, 20)) == 1
+    [overdue] = promise_warnings(db, date(2026, 10, 1))
+    assert overdue.kind == "promise_overdue" and overdue.sources == ["inbox/jay/2026-09-12T0935-jay-morning.md"]
+    assert "C2C" in overdue.text and "2026-09-12 首见" in overdue.text  # the quote names what is promised
+    assert promise_warnings(db, date(2026, 9, 11)) == []
+
+
+def test_history_reads_only_notes_before_the_window_and_within_the_days(tmp_path: Path) -> None:
+    root = _vault(tmp_path, {
+        "jay/2026-08-20T0935-jay-old.md": NOTE.format(time="2026-08-20T09:35:00+08:00"),  # 41 days before
+        "jay/2026-09-30T2300-jay-in-window.md": NOTE.format(time="2026-09-30T23:00:00+08:00"),
+        "tom/2026-09-29-inference-e1prep.md": NOTE.format(time="2026-09-29T22:20:00+08:00"),  # a brief
+    })
+    db = _db(tmp_path)
+    assert track_promise_history(db, root, TZ, _at(30, 22, 20)) == 0
+    assert promise_warnings(db, date(2026, 10, 1)) == []
+
+
+def test_a_confirmation_in_the_history_settles_the_promise(tmp_path: Path) -> None:
+    root = _vault(tmp_path, {"jay/2026-09-12T0935-jay-morning.md": NOTE.format(time="2026-09-12T09:35:00+08:00"),
+                             "jay/2026-09-25T1735-jay-evening.md": RELEASED})
+    db = _db(tmp_path)
+    assert track_promise_history(db, root, TZ, _at(30, 22, 20)) == 2
+    assert promise_warnings(db, date(2026, 10, 1)) == []
+    assert [w.kind for w in promise_warnings(db, date(2026, 9, 24))] == ["promise_open"]  # not yet released then
+
+
+def test_list_briefs_carries_each_brief_moment(tmp_path: Path) -> None:
+    root = _vault(tmp_path, {"spark/2026-09-28-llm-infra-e1prep.md": "---\ntime: 2026-09-28T18:40:00+08:00\n---\nD204：x",
+                             "tom/2026-09-28-inference-e1prep.md": "# tom\nD205：y"})
+    moments = {b.path: b.time for b in list_briefs(root, TZ)}
+    assert moments[B] == LLM_INFRA_0928
+    assert moments[C] is not None and moments[C].date() == date(2026, 9, 28)  # date only: the assumed time
+
+
+def test_a_store_made_before_the_moments_is_upgraded(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'old.db'}")
+    with db.engine.begin() as connection:
+        connection.execute(text("CREATE TABLE register_sightings (id INTEGER PRIMARY KEY, number INTEGER, "
+                                "source VARCHAR(500), day VARCHAR(10), role VARCHAR(20), text TEXT, "
+                                "CONSTRAINT uq_sighting UNIQUE (number, source, role, text))"))
+        connection.execute(text("CREATE TABLE register_entries (id INTEGER PRIMARY KEY, number INTEGER UNIQUE, "
+                                "text TEXT, risk VARCHAR(20), kind VARCHAR(40), raised VARCHAR(10), "
+                                "status VARCHAR(20), closed VARCHAR(10), evidence TEXT, source VARCHAR(500), "
+                                "origin VARCHAR(20), thread VARCHAR(100), key VARCHAR(500), subject VARCHAR(200))"))
+        connection.execute(text(f"INSERT INTO register_sightings (number, source, day, role, text) "
+                                f"VALUES (195, '{A}', '2026-09-27', 'raised', 'vLLM 0.3.3 与 v0.30.0 版本号差异')"))
+    db.create_all()
+    seed_register(db, [], _briefs())
+    assert _d195(collisions(db, LLM_INFRA_0928, exclude=[B])) == []  # the old sighting got its moment
+    assert len(_d195(collisions(db, INFERENCE_0928, exclude=[C]))) == 1
+
+
+def test_this_rounds_closures_are_not_another_briefs(tmp_path: Path) -> None:
+    from agents.verifier.register import close_entry, closed_on
+
+    db = _seeded(tmp_path)
+    assert closed_on(db, date(2026, 9, 28)) == []  # C closed D198 at 22:20: its round, not llm-infra's
+    close_entry(db, 195, date(2026, 9, 28), "jay 9-28 note settles it")
+    assert [e["d"] for e in closed_on(db, date(2026, 9, 28))] == ["D195"]
