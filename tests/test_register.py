@@ -9,14 +9,13 @@ import pytest
 
 from agents.scanner.briefs import parse_brief_text
 from agents.scanner.register import RegisterEntry
+from agents.verifier.promises import promise_warnings, track_promises
 from agents.verifier.register import (
     assign_numbers,
     close_entry,
     collisions,
     open_entries,
-    promise_warnings,
     seed_register,
-    track_promises,
 )
 from state.db import Database
 from state.models import BriefWarning, Mention
@@ -175,12 +174,11 @@ def test_a_confirming_source_closes_the_promise(tmp_path: Path, context: str, co
 def test_a_confirmed_promise_closes_its_register_entry_with_the_evidence(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from datetime import date
 
+    from agents.verifier.promises import promise_warnings, track_promises
     from agents.verifier.register import (
         assign_numbers,
         closed_on,
         open_entries,
-        promise_warnings,
-        track_promises,
     )
     from state.db import Database
     from state.models import Mention

@@ -15,14 +15,13 @@ from sqlalchemy import text
 
 from agents.scanner.briefs import list_briefs, parse_brief_text
 from agents.verifier.checks import run_checks
+from agents.verifier.promises import promise_warnings, track_promise_history
 from agents.verifier.register import (
     assign_numbers,
     collisions,
     open_entries,
-    promise_warnings,
     register_view,
     seed_register,
-    track_promise_history,
 )
 from state.db import Database
 from state.models import BriefWarning

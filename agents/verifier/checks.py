@@ -17,7 +17,8 @@ from agents.verifier.claims import check_number_conflicts, check_version_conflic
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
 from agents.verifier.facts import CardLike, PaperFacts, paper_facts
 from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_single_source
-from agents.verifier.register import assign_numbers, collisions, promise_warnings, track_promises
+from agents.verifier.promises import promise_warnings, track_promises
+from agents.verifier.register import assign_numbers, collisions
 from agents.verifier.titles import check_titles
 from state.db import Database
 from state.models import BriefWarning, Mention

@@ -16,13 +16,8 @@ from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name
-from agents.verifier.register import (
-    closed_on,
-    open_entries,
-    register_view,
-    seed_register,
-    track_promise_history,
-)
+from agents.verifier.promises import track_promise_history
+from agents.verifier.register import closed_on, open_entries, register_view, seed_register
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext

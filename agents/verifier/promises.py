@@ -1,0 +1,145 @@
+"""Dated promises ("计划于 2026-09 发布"): tracked from the day first seen, open until due, overdue after.
+
+A promise is kept in the store from the first note that makes it (also from
+the vault's history, so a fresh store knows it); a later source that says it
+happened confirms it and closes its register entry with that evidence. All
+"as of" uses the brief's date, never the clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from rapidfuzz import fuzz
+from sqlalchemy import or_, select, update
+
+from agents.scanner.briefs import is_brief_name
+from agents.scanner.mentions import extract_mentions
+from agents.scanner.notes import parse_note_name, read_vault_file
+from state.db import Database
+from state.models import BriefWarning, Mention
+from state.tables.register import PromiseRow, RegisterEntryRow
+
+__all__ = ["PROMISE_HISTORY_DAYS", "track_promises", "track_promise_history", "promise_warnings"]
+
+PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
+_DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开)|发布了|开源了|上线了|released|is out|now available",
+                   re.IGNORECASE)
+_NOT_DONE = re.compile(r"仍(?:然)?(?:没|未)|尚未|还没|没有任何|未见|跳票|not (?:yet )?released|no release", re.IGNORECASE)
+
+
+def _promise_words(mention: Mention) -> str:
+    pos = mention.context.find(mention.raw)
+    tail = mention.context[pos + len(mention.raw):] if pos >= 0 else mention.context
+    tail = re.split(r"[。；;\"”」]", tail)[0]
+    return " ".join(w for w in re.split(r"[^a-z0-9]+", tail.lower()) if w)
+
+
+def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None:
+    """Record each dated promise the first day it is seen; record a later source that confirms one."""
+    with db.session() as session:
+        rows = list(session.scalars(select(PromiseRow)))
+        for mention in mentions:
+            if mention.kind != "promise":
+                continue
+            words = _promise_words(mention)
+            due = str(mention.detail.get("due"))
+            same = next((r for r in rows if r.due == due and fuzz.token_set_ratio(r.key.split("|", 1)[1], words) >= 80),
+                        None)
+            if same is None:
+                row = PromiseRow(key=f"{due}|{words}", text=mention.context, due=due, when=mention.value,
+                                 first_seen=day.isoformat(), source=mention.source)
+                session.add(row)
+                rows.append(row)
+            elif same.first_seen > day.isoformat():
+                same.first_seen, same.source, same.text = day.isoformat(), mention.source, mention.context
+        for row in rows:
+            if row.first_seen > day.isoformat() or (row.confirmed_on and row.confirmed_on <= day.isoformat()):
+                continue  # an earlier confirmation (a backfill can bring one) replaces a later one
+            words = set(row.key.split("|", 1)[1].split())
+            for mention in mentions:
+                context = mention.context
+                found = set(re.split(r"[^a-z0-9]+", context.lower()))
+                if words and len(words & found) >= max(1, len(words) // 2) and _DONE.search(context) \
+                        and not _NOT_DONE.search(context):
+                    row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
+                    # The day's evidence settles the promise: its register entry closes with that evidence.
+                    session.execute(
+                        update(RegisterEntryRow)
+                        .where(RegisterEntryRow.key == f"promise:{row.key}",
+                               or_(RegisterEntryRow.status == "open", RegisterEntryRow.closed > day.isoformat()))
+                        .values(status="closed", closed=day.isoformat(),
+                                evidence=f"{mention.source} L{mention.line}：{context[:160]}"))
+                    break
+
+
+def _with_subject(mention: Mention, lines: list[str]) -> Mention:
+    """A promise quoted with the head of its line (a note's item), which names what is promised.
+
+    The sentence alone often does not: "C2C 让 LLM 之间…。据 VentureBeat 报道，研究团队计划于 2026-09 发布…"
+    is quoted "C2C 让 LLM 之间直接传递 KV Cache…据 VentureBeat 报道，研究团队计划于 2026-09 发布…".
+    """
+    if mention.kind != "promise" or not 0 < mention.line <= len(lines):
+        return mention
+    line = lines[mention.line - 1].strip().lstrip("-*•>").strip()
+    head = re.split(r"[，,。；;：:]", line, maxsplit=1)[0].strip()
+    if not head or mention.context.startswith(head) or len(head) > 60:
+        return mention
+    return mention.model_copy(update={"context": f"{head}…{mention.context}"})
+
+
+def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: datetime,
+                          days: int = PROMISE_HISTORY_DAYS) -> int:
+    """Track the promises and confirmations of the inbox notes written in the ``days`` days before ``before``.
+
+    So that a fresh store knows what the vault promised before the window (``before``: the window
+    start). Each day's notes go to ``track_promises`` in date order, first seen on the note's date.
+    Briefs (``*-e1prep``, baton's ``.baton.md``) are skipped: they digest the notes read here.
+    Returns how many notes were read.
+    """
+    since = before - timedelta(days=days)
+    by_day: dict[date, list[Mention]] = {}
+    read = 0
+    for path in sorted((root / "inbox").glob("*/*.md")):
+        name = parse_note_name(path.name)
+        if name.day is None or not since.date() <= name.day <= before.date():
+            continue
+        if is_brief_name(path.name) or path.name.endswith(".baton.md"):
+            continue
+        file = read_vault_file(root, path, tz)
+        if file.time is None or file.text is None or not since <= file.time < before:
+            continue
+        read += 1
+        lines = file.body.split("\n")
+        by_day.setdefault(file.time.astimezone(tz).date(), []).extend(
+            _with_subject(m, lines) for m in extract_mentions(file.path, file.body))
+    for day in sorted(by_day):
+        track_promises(db, by_day[day], day)
+    return read
+
+
+def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
+    """``promise_open`` while a tracked promise's date has not passed, ``promise_overdue`` after it."""
+    warnings = []
+    with db.session() as session:
+        for row in session.scalars(select(PromiseRow).order_by(PromiseRow.due, PromiseRow.id)):
+            if row.first_seen > day.isoformat():
+                continue
+            if row.confirmed_by and row.confirmed_on and row.confirmed_on <= day.isoformat():
+                continue
+            quote = row.text if len(row.text) <= 120 else row.text[:119] + "…"
+            if day.isoformat() <= row.due:
+                kind, risk = "promise_open", "低"
+                text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when}，截至 {day} 尚未到期，未见兑现。"
+                action = f"{row.due} 后复查是否发布"
+            else:
+                kind, risk = "promise_overdue", "中"
+                text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when} 已过（截至 {day}），未见任何来源确认发布。"
+                action = "降级为待观察，不锚定时间线；见到发布再恢复"
+            warnings.append(BriefWarning(id="", kind=kind, text=text, risk=risk, action=action, sources=[row.source],
+                                         subject=row.when, key=f"promise:{row.key}"))
+    return warnings
