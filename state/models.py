@@ -10,7 +10,7 @@ import warnings
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "SourceKind",
@@ -40,13 +40,8 @@ Verified = Literal["ok", "mismatch", "not_found", "malformed", "unverified"]
 IncrementStatus = Literal["net_new", "integrated", "carried"]
 GapStatus = Literal["met", "late", "missing", "excused"]
 
-WARNING_KINDS = (
-    "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict",
-    "number_conflict", "promise_open", "promise_overdue", "single_source", "register_collision",
-    "false_alarm", "instruction_in_source", "gap_unreported", "version_beyond_latest",
-)
-
-# How each warning kind reads in the brief's headings (Chinese, as the team writes).
+# Every warning kind, and how it reads in the brief's headings (Chinese, as the team writes). The
+# contract's kinds come first; baton adds gap_unreported, version_beyond_latest and streak_mismatch.
 WARNING_LABELS = {
     "id_malformed": "arXiv 号格式错误", "id_conflict": "同名异号 / 同号异名", "title_mismatch": "标题不符",
     "date_mismatch": "日期不符", "version_conflict": "版本号各源不一", "number_conflict": "数字各源不一",
@@ -54,6 +49,7 @@ WARNING_LABELS = {
     "register_collision": "登记簿编号冲突", "false_alarm": "协调误报", "instruction_in_source": "来源中夹带指令",
     "gap_unreported": "棒位缺口未报", "version_beyond_latest": "版本号超出最新版", "streak_mismatch": "缺口天数不符",
 }
+WARNING_KINDS = tuple(WARNING_LABELS)
 
 
 class _Model(BaseModel):
@@ -130,6 +126,8 @@ warnings.filterwarnings("ignore", message='Field name "register"', category=User
 
 
 class BriefWarning(_Model):
+    """One warning of the brief (contract ``warnings[]``); ``kind`` is one of ``WARNING_KINDS``."""
+
     id: str
     register: str | None = None
     kind: str
@@ -141,6 +139,13 @@ class BriefWarning(_Model):
     subject: str | None = None
     key: str | None = None
     decision: str | None = None
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value not in WARNING_KINDS:
+            raise ValueError(f"unknown warning kind {value!r}; known: {', '.join(WARNING_KINDS)}")
+        return value
 
 
 class ArxivEntry(_Model):

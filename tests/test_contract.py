@@ -34,6 +34,13 @@ ENUMS = {
     ("sources", "time_from"): {"front_matter", "name", "body", "date_only", None},
     ("increments", "status"): {"net_new", "integrated", "carried"},
     ("arxiv", "verified"): {"ok", "mismatch", "not_found", "malformed", "unverified"},
+    # The contract's kinds; baton adds the ones after the blank line (fields and values may be added).
+    ("warnings", "kind"): {"id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict",
+                           "number_conflict", "promise_open", "promise_overdue", "single_source",
+                           "register_collision", "false_alarm", "instruction_in_source",
+
+                           "gap_unreported", "version_beyond_latest", "streak_mismatch"},
+    ("gaps", "status"): {"met", "late", "missing", "excused"},
 }
 OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$")
 

@@ -241,3 +241,17 @@ def test_sample_llm_infra_2026_09_28(sample_vault: Path, tmp_path: Path) -> None
     numbers = [int(w.register[1:]) for w in warnings if w.register and w.kind != "register_collision"
                and not w.carried_from]
     assert numbers and min(numbers) > 211  # after the highest number any brief in the vault ever used
+
+
+def test_a_title_search_that_could_not_be_made_is_said_in_the_identifier_note() -> None:
+    from zoneinfo import ZoneInfo
+
+    from agents.verifier.arxiv_api import ArxivLookup
+    from agents.verifier.node import arxiv_entries
+
+    verdicts = {"2611.0412": ArxivLookup(query="2611.0412", id="2611.0412", version=None, status="malformed",
+                                         note="'2611.0412': since 2015 the number after YYMM has 5 digits")}
+    [entry] = arxiv_entries(verdicts, [], ZoneInfo("Asia/Shanghai"), {},
+                            {"2611.0412": "arXiv title search 'PrefixWeaver' skipped: offline, not in cache"})
+    assert entry.verified == "malformed" and entry.likely is None
+    assert "5 digits" in entry.note and "title search 'PrefixWeaver' skipped: offline" in entry.note

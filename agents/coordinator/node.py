@@ -83,7 +83,8 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Hold the draft for a person: interrupt until ``baton approve`` or ``baton reject`` resumes it.
 
     The node runs again from its start on resume (LangGraph's interrupt
-    semantics), so nothing before ``interrupt`` has side effects.
+    semantics), so what it does before ``interrupt`` is idempotent: ``present``
+    marks the same revision again, nothing else is written.
     """
     ctx = runtime.context
     stored = ctx.store.brief(state.thread)

@@ -36,7 +36,8 @@ def _versions(mentions: list[Mention]) -> dict[str, int]:
 
 
 def arxiv_entries(verdicts: Mapping[str, ArxivLookup], mentions: list[Mention], tz: ZoneInfo,
-                  likely: Mapping[str, tuple[str, str]] | None = None) -> list[ArxivEntry]:
+                  likely: Mapping[str, tuple[str, str]] | None = None,
+                  search_failures: Mapping[str, str] | None = None) -> list[ArxivEntry]:
     """One contract entry per identifier, with what arXiv said (or why nothing was said)."""
     versions = _versions(mentions)
     entries = []
@@ -47,6 +48,9 @@ def arxiv_entries(verdicts: Mapping[str, ArxivLookup], mentions: list[Mention], 
         note = verdict.note
         if guess:
             note = f"{note + '; ' if note else ''}likely {guess[0]} ({guess[1]})"
+        failure = (search_failures or {}).get(verdict.id)
+        if failure:
+            note = f"{note + '; ' if note else ''}{failure}"
         entries.append(ArxivEntry(
             id=verdict.id, version=f"v{version}" if version else None, verified=verdict.status,
             title=record.title if record else None,
@@ -67,23 +71,29 @@ def _references(scan: WindowScan) -> list[Mention]:
     return refs
 
 
-def _title_candidates(api: ArxivApi, scan: WindowScan, verdicts: Mapping[str, ArxivLookup]) -> dict[str, list[str]]:
+def _title_candidates(api: ArxivApi, scan: WindowScan,
+                      verdicts: Mapping[str, ArxivLookup]) -> tuple[dict[str, list[str]], dict[str, str]]:
     """For malformed or unknown identifiers: arXiv title searches by the name the notes give them.
 
     The search is the last resort (it costs a request and 3 s): an identifier whose intended number
-    the window or a card already gives is not searched.
+    the window or a card already gives is not searched. Returns the candidates and, for a search
+    that could not be made or answered, why (it goes into the identifier's note, never dropped).
     """
     settled = likely_ids(scan.mentions, scan.cards)
     wanted = {key for key, verdict in verdicts.items()
               if verdict.status in ("malformed", "not_found") and key not in settled}
     candidates: dict[str, list[str]] = {}
+    failures: dict[str, str] = {}
     for mention in scan.mentions:
         if mention.kind != "arxiv" or mention.value not in wanted or mention.value in candidates:
             continue
         named = arxiv_name(mention)
         if named:
+            noted = len(api.notes)
             candidates[mention.value] = [record.id for record in api.search_title(named[0])]
-    return candidates
+            if len(api.notes) > noted:
+                failures[mention.value] = api.notes[-1]
+    return candidates, failures
 
 
 def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]) -> list[BriefWarning]:
@@ -105,13 +115,14 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
-        candidates = _title_candidates(api, scan, verdicts)
+        candidates, search_failures = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
     with register_view(scan.end, own):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(scan), candidates=candidates)
     warnings = _without_dismissed(ctx, state.day, warnings)
-    entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates))
+    entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates),
+                            search_failures)
     carried = {w.register for w in warnings if w.register}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
