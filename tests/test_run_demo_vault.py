@@ -328,3 +328,21 @@ def test_front_matter_dates_without_offset_do_not_break_a_run(tmp_path: Path) ->
     brief = json.loads((root / ".baton/drafts" / f"{manifest.end}-inference-e1prep.json").read_text("utf-8"))
     living = next(s for s in brief["sources"] if s["kind"] == "living_doc")
     assert living["time"].endswith("+08:00")
+
+
+def test_a_vault_changed_after_a_kill_starts_the_run_over(fresh: DemoManifest) -> None:
+    command = [sys.executable, "-m", "workflows.cli", "run", "--vault", str(fresh.root), "--topic", TOPIC,
+               "--date", fresh.end.isoformat(), "--offline"]
+    crashed = subprocess.run(command, env={**_clean_env(), "BATON_CRASH_AFTER": "verify"},
+                             capture_output=True, text=True, timeout=120)
+    assert crashed.returncode == 137, crashed.stderr
+    kept = fresh.duplicate.kept  # an in-window note: edit it after the kill
+    with (fresh.root / kept).open("a", encoding="utf-8") as handle:
+        handle.write("\n补记：vLLM 复现 TTFT 99ms。\n")
+    rerun = subprocess.run(command, env=_clean_env(), capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "the vault changed since" in rerun.stderr and "resuming" not in rerun.stderr
+    assert "scan:" in rerun.stderr  # the window was read again from the start, by the scan node
+    brief = json.loads((_drafts(fresh) / f"{fresh.end}-{TOPIC}-e1prep.json").read_text(encoding="utf-8"))
+    edited = {s["path"]: s for s in brief["sources"]}[kept]
+    assert edited["status"] == "read" and edited["duplicate_of"] is None

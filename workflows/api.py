@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
+from agents.scanner.window import scan_window
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
@@ -87,6 +88,15 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
         mode = "resume" if snapshot.next and not waiting else "fresh"
         if waiting:
             mode = "revise"
+        if mode == "resume":
+            # Resume only onto the window the interrupted run scanned; a changed vault starts over,
+            # so that no node mixes results of two different windows.
+            scan = scan_window(ctx.config, topic, day)
+            if scan.source_hashes() != RunState.model_validate(snapshot.values).source_hashes:
+                ctx.progress(f"the vault changed since {thread} was interrupted: starting the run over")
+                mode = "fresh"
+            else:
+                ctx.scans[thread] = scan
         run_id = ctx.store.start_run(thread, topic, day.isoformat(), mode)
         try:
             if mode == "resume":

@@ -13,10 +13,6 @@ from state.runtime import BatonContext
 __all__ = ["scan", "current_scan"]
 
 
-def _read_hashes(scan: WindowScan) -> list[str]:
-    return sorted(s.sha256 for s in scan.sources if s.sha256 and s.in_window)
-
-
 def scan(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Scan the window of ``state.topic`` on ``state.day`` and store what was found."""
     ctx = runtime.context
@@ -27,7 +23,7 @@ def scan(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     skipped = len(result.sources) - read
     ctx.progress(f"scan: {read} sources read, {skipped} listed as skipped, {len(result.mentions)} mentions")
     return {"sources_read": read, "sources_skipped": skipped, "mentions": len(result.mentions),
-            "source_hashes": _read_hashes(result)}
+            "source_hashes": result.source_hashes()}
 
 
 def current_scan(state: RunState, ctx: BatonContext) -> WindowScan:
@@ -41,7 +37,7 @@ def current_scan(state: RunState, ctx: BatonContext) -> WindowScan:
     if cached is not None:
         return cached
     result = scan_window(ctx.config, state.topic, date.fromisoformat(state.day))
-    if _read_hashes(result) != state.source_hashes:
+    if result.source_hashes() != state.source_hashes:
         ctx.progress("scan: the vault changed since the checkpoint; the window was read again")
         ctx.store.save_scan(state.thread, result.sources, result.mentions, result.blobs)
     ctx.scans[state.thread] = result

@@ -47,6 +47,10 @@ class WindowScan:
     earlier_briefs: list[VaultFile] = field(default_factory=list)
     blobs: dict[str, str] = field(default_factory=dict)
 
+    def source_hashes(self) -> list[str]:
+        """The sha256 of every in-window source: what a checkpoint compares to tell a changed vault."""
+        return sorted(s.sha256 for s in self.sources if s.sha256 and s.in_window)
+
     @property
     def read_count(self) -> int:
         """Sources of the window that were read (a truncated note is read, and flagged)."""
