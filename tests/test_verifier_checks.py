@@ -255,3 +255,15 @@ def test_a_title_search_that_could_not_be_made_is_said_in_the_identifier_note() 
                             {"2611.0412": "arXiv title search 'PrefixWeaver' skipped: offline, not in cache"})
     assert entry.verified == "malformed" and entry.likely is None
     assert "5 digits" in entry.note and "title search 'PrefixWeaver' skipped: offline" in entry.note
+
+
+def test_figures_on_different_hardware_are_two_conditions_not_a_conflict() -> None:
+    from agents.scanner.mentions import extract_mentions
+    from agents.verifier.claims import check_number_conflicts
+
+    a100 = extract_mentions("inbox/jay/a.md", "原文数字：A100 80GB · Llama 3.1 8B，vLLM throughput 3,100 tok/s。\n")
+    h100 = extract_mentions("inbox/jay/b.md", "H100 上 vLLM throughput 12,500 tok/s。\n")
+    other_h100 = extract_mentions("inbox/jay/c.md", "同样 H100，vLLM throughput 6,000 tok/s。\n")
+    assert check_number_conflicts([*a100, *h100]) == []
+    [conflict] = check_number_conflicts([*h100, *other_h100])
+    assert "12,500" in conflict.text or "12500" in conflict.text

@@ -278,6 +278,21 @@ def _fmt(claim: FigureClaim) -> str:
     return claim.mention.value
 
 
+# Hardware named beside a figure: two figures measured on different hardware are two conditions, not a conflict.
+_HARDWARE = re.compile(r"(?<![A-Za-z0-9])(A100|A800|H100|H200|H800|H20|B200|B300|GB200|GB300|L4|L40S?|A10G?|T4|"
+                       r"MI300X?|MI325X|MI355X|RTX ?\d{4}|M[1-5] (?:Pro|Max|Ultra)|TPU ?v\d+\w?)(?![A-Za-z0-9])")
+
+
+def _hardware(claim: FigureClaim) -> set[str]:
+    return {name.replace(" ", "") for name in _HARDWARE.findall(claim.mention.context)}
+
+
+def _same_conditions(a: FigureClaim, b: FigureClaim) -> bool:
+    """Unless both name their hardware and share none, the two figures may describe one set-up."""
+    ha, hb = _hardware(a), _hardware(b)
+    return not (ha and hb and ha.isdisjoint(hb))
+
+
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """``number_conflict``: one metric of one entity with figures that do not overlap, from two places."""
     window = {m.source for m in mentions}
@@ -293,6 +308,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
             (a, b) for i, a in enumerate(group) for b in group[i + 1:]
             if (a.mention.source, a.mention.line) != (b.mention.source, b.mention.line)
             and (a.high < b.low * 0.98 or b.high < a.low * 0.98)
+            and _same_conditions(a, b)
         ]
         if not clash:
             continue
