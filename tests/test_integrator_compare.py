@@ -65,3 +65,12 @@ def test_compare_figures_and_section_disagreement():
     assert result.warnings.matched == 1 and result.warnings.recall == 0.5
     assert [(d.ours, d.theirs) for d in result.sections] == [("§2.3", ["§3.3"])]
     assert any(line.startswith("increments: recall 1.00") for line in result.lines())
+
+
+def test_a_warning_matches_the_same_claim_in_other_words() -> None:
+    from agents.integrator.compare import _same_claim
+
+    theirs = "⚠️ C4（新增）：SGLang TTFT 三源不一致 问题：bex.co 测得 SGLang TTFT 85ms / vLLM 380ms"
+    assert _same_claim("SGLang ttft", "SGLang 的 ttft 各源数字不一：42ms；85ms", theirs)
+    assert not _same_claim("SGLang ttft", "SGLang 的 ttft 各源数字不一：42ms；60ms", theirs)  # no shared figure
+    assert not _same_claim("vLLM throughput", "vLLM 3,100 tok/s vs 12,500 tok/s; 85", theirs)  # other subject

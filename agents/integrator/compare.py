@@ -81,6 +81,7 @@ class TheirBlock(BaseModel):
     urls: set[str] = Field(default_factory=set)
     sections: list[str] = Field(default_factory=list)
     registers: set[str] = Field(default_factory=set)
+    text: str = ""
 
 
 class TheirBrief(BaseModel):
@@ -91,6 +92,17 @@ class TheirBrief(BaseModel):
     arxiv: set[str] = Field(default_factory=set)
     increments: list[TheirBlock] = Field(default_factory=list)
     warnings: list[TheirBlock] = Field(default_factory=list)
+
+
+_FIGURE_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
+
+
+def _same_claim(subject: str, ours: str, theirs: str) -> bool:
+    """The same claim in other words: every word of our subject and one of our figures appear in theirs."""
+    words = [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", subject)]
+    if not words or not all(w.lower() in theirs.lower() for w in words):
+        return False
+    return bool(set(_FIGURE_TOKEN.findall(ours)) & set(_FIGURE_TOKEN.findall(theirs)))
 
 
 def _ids(text: str) -> set[str]:
@@ -132,7 +144,8 @@ def parse_theirs(text: str) -> TheirBrief:
         own = "\n".join(line for line in block.split("\n")[:1] + re.findall(r"^\s*(?:URL|arXiv 号)[：:].*$", block, re.M))
         brief.increments.append(TheirBlock(arxiv=_ids(own), urls=_urls(own), sections=sections))
     for block in _blocks(_part(parts, "矛盾", "待核"), _WARNING):
-        brief.warnings.append(TheirBlock(arxiv=_ids(block), registers={f"D{n}" for n in _D_NUMBER.findall(block)}))
+        brief.warnings.append(TheirBlock(arxiv=_ids(block), registers={f"D{n}" for n in _D_NUMBER.findall(block)},
+                                         text=block))
     return brief
 
 
@@ -182,7 +195,8 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
     for index, warning in enumerate(ours.warnings):
         ids = _ids(" ".join(filter(None, [warning.text, warning.subject, warning.key])))
         for j, block in enumerate(theirs.warnings):
-            if (warning.register and warning.register in block.registers) or (ids & block.arxiv):
+            if (warning.register and warning.register in block.registers) or (ids & block.arxiv) \
+                    or _same_claim(warning.subject or "", warning.text, block.text):
                 w_ours.add(index)
                 w_theirs.add(j)
     warnings = _score(
