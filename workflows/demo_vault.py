@@ -1,6 +1,6 @@
 """Generate the demo vault: a synthetic, deterministic vault with every trap of the vault README planted.
 
-The layout follows ``../shared/vault/README.md``; the content is invented (fictional papers in the
+The layout follows the vault format spec (the sample vault's README); the content is invented (fictional papers in the
 ``YYMM.NNNNN`` range of each day, real engine names for keyword relevance). Every trap sits at a
 place fixed relative to ``end`` and is recorded in the returned ``DemoManifest``
 (``workflows.demo_manifest``), so tests and the ``make demo`` run can assert on it without
