@@ -9,7 +9,7 @@ from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["extract_mentions", "PRODUCTS", "METRICS", "sentence_at"]
+__all__ = ["extract_mentions", "PRODUCTS", "METRICS", "sentence_at", "nearest_metric"]
 
 PRODUCTS = (
     "vLLM", "SGLang", "TensorRT-LLM", "TRT-LLM", "llama.cpp", "Ollama", "TGI", "LMDeploy", "Dynamo",
@@ -65,37 +65,29 @@ def _due_of(when: str) -> tuple[str, str] | None:
     return f"{year:04d}-{month:02d}", f"{year:04d}-{month:02d}-{last:02d}"
 
 
-def _entities(text: str) -> list[str]:
-    found = []
-    for match in re.finditer(rf"(?<![\w-])({_PRODUCT_RE})(?![\w])", text, re.IGNORECASE):
-        canonical = next(p for p in PRODUCTS if p.lower() == match.group(1).lower())
-        if canonical not in found:
-            found.append(canonical)
-    return found
+_METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
 
 
-def _metric(text: str, position: int) -> str | None:
-    """The metric a figure measures: the nearest metric word before it, else the first after it."""
-    lowered = text.lower()
-    before = [(lowered.rfind(m.lower(), 0, position), m) for m in METRICS]
-    before = [(at, m) for at, m in before if at >= 0]
-    if before:
-        return max(before)[1]
-    after = [(lowered.find(m.lower(), position), m) for m in METRICS]
-    after = [(at, m) for at, m in after if at >= 0]
-    return min(after)[1] if after else None
-
-
-def _nearest_entity(text: str, position: int) -> str | None:
-    """The product named closest before ``position`` (else the first after it)."""
-    best = None
-    for match in re.finditer(rf"(?<![\w-])({_PRODUCT_RE})(?![\w])", text, re.IGNORECASE):
-        canonical = next(p for p in PRODUCTS if p.lower() == match.group(1).lower())
-        if match.start() < position:
-            best = canonical
-        elif best is None:
-            return canonical
-    return best
+def nearest_metric(context: str, pos: int, end: int) -> str | None:
+    """The metric a figure at ``context[pos:end]`` measures: the nearest metric word just before it, or one
+    written right after it ("85ms TTFT"); names are normalised (吞吐 → throughput)."""
+    best: tuple[float, str] | None = None
+    lowered = context.lower()
+    for metric in METRICS:
+        for match in re.finditer(re.escape(metric.lower()), lowered):
+            if pos <= match.start() < end:
+                continue  # the unit itself ("tok/s")
+            if match.end() <= pos and pos - match.end() <= 20:
+                distance = float(pos - match.end())
+            elif match.start() >= end and match.start() - end <= 3 and not context[end:match.start()].strip():
+                distance = match.start() - end + 0.5  # a metric written after its figure ("85ms TTFT")
+            else:
+                continue
+            if best is None or distance < best[0]:
+                best = (distance, metric)
+    if best is None:
+        return None
+    return _METRIC_ALIASES.get(best[1], best[1].lower())
 
 
 def _number(text: str) -> float:
@@ -132,15 +124,15 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
             if any(s <= match.start() < e for s, e in url_spans):
                 continue
             sentence = sentence_at(line, match.start(), match.end())
-            offset = sentence.find(match.group(0).strip())
+            offset = max(sentence.find(match.group(0).strip()), 0)
             unit = match.group("unit")
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence,
                 detail={"number": _number(match.group("num")),
                         "high": _number(match.group("high")) if match.group("high") else None,
-                        "unit": unit, "metric": _metric(sentence, max(offset, 0)), "entities": _entities(sentence),
-                        "entity": _nearest_entity(sentence, max(offset, 0))},
+                        "unit": unit,
+                        "metric": nearest_metric(sentence, offset, offset + len(match.group(0).strip()))},
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when"))

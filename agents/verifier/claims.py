@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from agents.scanner.mentions import METRICS, PRODUCTS
+from agents.scanner.mentions import PRODUCTS
 from state.models import BriefWarning, Mention
 
 __all__ = [
@@ -31,7 +31,6 @@ __all__ = [
     "check_number_conflicts",
 ]
 
-_METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
 _UNIT_ALIASES = {"x": "×", "倍": "×", "秒": "s", "configs": "个", "config": "个", "configurations": "个",
                  "configuration": "个", "GiB": "GB"}
 _SKIP_UNITS = frozenset({"条", "件", "卡"})  # counts of a note's own items, not measurements
@@ -65,26 +64,6 @@ class VersionClaim:
     current: bool
     date: str | None
     mention: Mention
-
-
-def _nearest_metric(context: str, pos: int, end: int) -> str | None:
-    best: tuple[float, str] | None = None
-    lowered = context.lower()
-    for metric in METRICS:
-        for match in re.finditer(re.escape(metric.lower()), lowered):
-            if pos <= match.start() < end:
-                continue  # the unit itself ("tok/s")
-            if match.end() <= pos and pos - match.end() <= 20:
-                distance = float(pos - match.end())
-            elif match.start() >= end and match.start() - end <= 3 and not context[end:match.start()].strip():
-                distance = match.start() - end + 0.5  # a metric written after its figure ("85ms TTFT")
-            else:
-                continue
-            if best is None or distance < best[0]:
-                best = (distance, metric)
-    if best is None:
-        return None
-    return _METRIC_ALIASES.get(best[1], best[1].lower())
 
 
 def _subject_by_line(mentions: Sequence[Mention]) -> dict[tuple[str, int], list[str]]:
@@ -134,7 +113,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         number = float(mention.detail["number"])
         high = mention.detail.get("high")
         unit, low, top = _unit(str(mention.detail.get("unit")), number, float(high) if high is not None else number)
-        metric = _nearest_metric(mention.context, pos, end)
+        metric = mention.detail.get("metric")
         if metric is None and claims and claims[-1].mention.context == mention.context and claims[-1].unit == unit:
             metric = claims[-1].metric  # a list "A 85ms / B 42–80ms / C 42ms" shares its metric
         if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
