@@ -18,7 +18,7 @@ from state.errors import ConfigError, VaultError
 from state.models import Mention, SourceEntry
 from state.vault_config import Topic, VaultConfig
 
-__all__ = ["WindowScan", "scan_window", "REGISTER_PATH", "QUEUE_PATH", "BASELINE_DAYS"]
+__all__ = ["WindowScan", "scan_window", "is_slot_brief", "REGISTER_PATH", "QUEUE_PATH", "BASELINE_DAYS"]
 
 REGISTER_PATH = "organized/registry/contradictions.md"
 QUEUE_PATH = "organized/queue/work-queue.md"
@@ -96,7 +96,7 @@ def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
     return scan
 
 
-def _is_slot_brief(name: str, pattern: str) -> bool:
+def is_slot_brief(name: str, pattern: str) -> bool:
     """A brief of the slot: a person's (``<date>-<topic>-e1prep.md``) or baton's published one beside it."""
     glob = pattern.replace("{date}", "*")
     return fnmatch(name, glob) or (glob.endswith(".md") and fnmatch(name, glob[:-3] + ".baton.md"))
@@ -115,7 +115,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
             if name.day is None:
                 candidates.append(read_vault_file(cfg.root, path, tz))
                 continue
-            own = slot is not None and agent_dir.name == slot[0] and _is_slot_brief(path.name, slot[1])
+            own = slot is not None and agent_dir.name == slot[0] and is_slot_brief(path.name, slot[1])
             if own and scan.day - timedelta(days=BASELINE_DAYS) <= name.day < scan.day:
                 brief = read_vault_file(cfg.root, path, tz)
                 scan.earlier_briefs.append(brief)
