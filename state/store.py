@@ -54,10 +54,10 @@ class Store:
             started = row.started if row.started.tzinfo else row.started.replace(tzinfo=UTC)
             return (datetime.now(UTC) - started).total_seconds()
 
-    def runs(self, thread: str) -> list[RunRow]:
-        """Every run of a thread, oldest first."""
+    def threads_with_pending_runs(self) -> list[str]:
+        """Threads whose last run stopped at the approval step (the checkpoint says whether still so)."""
         with self.db.session() as session:
-            return list(session.scalars(select(RunRow).where(RunRow.thread == thread).order_by(RunRow.id)))
+            return sorted(set(session.scalars(select(RunRow.thread).where(RunRow.status == "pending"))))
 
     # blobs ----------------------------------------------------------------
     def _insert_ignore(self, session, table, rows: list[dict], keys: list[str]) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from state.errors import ConfigError
 
-__all__ = ["Topic", "Slot", "Schedule", "VaultConfig", "load_vault_config", "parse_hhmm"]
+__all__ = ["Topic", "Slot", "Schedule", "VaultConfig", "load_vault_config", "parse_hhmm",
+           "REGISTER_PATH", "QUEUE_PATH", "CARDS_DIR"]
+
+# Where the vault keeps its organised files (the vault README's layout), relative to its root.
+REGISTER_PATH = "organized/registry/contradictions.md"
+QUEUE_PATH = "organized/queue/work-queue.md"
+CARDS_DIR = "organized/paper_cards"
 
 
 def parse_hhmm(value: str) -> time:

@@ -10,13 +10,13 @@ import pytest
 
 from agents.coordinator import publish as publish_module
 from agents.coordinator.publish import (
-    REGISTER_PATH,
     RegisterRow,
     append_register_entries,
     publish_brief,
 )
 from state.errors import UsageError, VaultError
 from state.files import atomic_write_text
+from state.vault_config import REGISTER_PATH
 
 DAY = date(2026, 5, 2)
 REGISTER = """---

@@ -17,7 +17,6 @@ from langgraph.types import Command
 from state.errors import ApprovalError, UsageError
 from state.graph_state import RunState
 from state.runtime import BatonContext
-from state.tables.core import RunRow
 from workflows.api import graph_session
 
 __all__ = ["ReviewView", "Decided", "parse_thread", "review", "approve", "reject", "pending"]
@@ -172,10 +171,7 @@ def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
 
 def pending(ctx: BatonContext) -> list[tuple[str, int]]:
     """Threads waiting for a decision, with their draft revision."""
-    from sqlalchemy import select
-
-    with ctx.db.session() as session:
-        threads = sorted(set(session.scalars(select(RunRow.thread).where(RunRow.status == "pending"))))
+    threads = ctx.store.threads_with_pending_runs()
     waiting = []
     with graph_session(ctx) as graph:
         for thread in threads:

@@ -20,16 +20,15 @@ from pathlib import Path
 from agents.scanner.notes import decode_bytes
 from state.errors import UsageError, VaultError
 from state.files import atomic_write_bytes, atomic_write_text
+from state.vault_config import REGISTER_PATH
 
 __all__ = [
     "PublishResult",
     "RegisterRow",
     "publish_brief",
     "append_register_entries",
-    "REGISTER_PATH",
 ]
 
-REGISTER_PATH = "organized/registry/contradictions.md"
 _SAFE_PART = re.compile(r"^[\w.-]+$")
 
 

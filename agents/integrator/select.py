@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
     "TOPIC_FAMILY",
@@ -49,7 +50,6 @@ TOPIC_FAMILY: dict[str, frozenset[str]] = {
     "inference": frozenset({"inference", "llm-infra"}),
     "llm-infra": frozenset({"llm-infra", "inference"}),
 }
-HISTORY_WINDOWS = 14
 _RAG_WORDS = ("rag", "retrieval", "rerank", "检索", "向量", "vecdb", "vector db")
 # Hosts that say nothing about which page it is: matching them is not "already anchored".
 _GENERIC_HOSTS = frozenset({

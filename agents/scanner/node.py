@@ -7,6 +7,7 @@ from datetime import date
 from langgraph.runtime import Runtime
 
 from agents.scanner.window import WindowScan, scan_window
+from state.errors import VaultError
 from state.graph_state import RunState
 from state.runtime import BatonContext
 
@@ -27,18 +28,17 @@ def scan(state: RunState, runtime: Runtime[BatonContext]) -> dict:
 
 
 def current_scan(state: RunState, ctx: BatonContext) -> WindowScan:
-    """The thread's scan: from this process's memo, or re-read after a resume.
+    """The thread's scan: this process's memo, or the window read again after a resume.
 
-    A resumed run (a new process) re-reads the window; when the vault changed
-    since the checkpointed scan, the stored sources and mentions are replaced
-    so that every later node sees one consistent window.
+    ``workflows.api.run_brief`` resumes only onto an unchanged window (a changed vault starts the run
+    over), so a read that no longer matches the checkpoint means the vault changed during the run:
+    stop rather than mix two windows in one brief.
     """
     cached = ctx.scans.get(state.thread)
     if cached is not None:
         return cached
     result = scan_window(ctx.config, state.topic, date.fromisoformat(state.day))
     if result.source_hashes() != state.source_hashes:
-        ctx.progress("scan: the vault changed since the checkpoint; the window was read again")
-        ctx.store.save_scan(state.thread, result.sources, result.mentions, result.blobs)
+        raise VaultError(f"the vault changed while {state.thread} was running; run `baton run` again to start over")
     ctx.scans[state.thread] = result
     return result

@@ -129,10 +129,6 @@ class VaultFile:
         return self.name.slug
 
 
-def _front_time(front: FrontMatter, tz: ZoneInfo) -> datetime | None:
-    return parse_front_time(front.data.get("time"), tz)
-
-
 def _body_time(body: str, day: date | None, tz: ZoneInfo) -> datetime | None:
     head = "\n".join([line for line in body.split("\n") if line.strip()][:5])
     candidates = []
@@ -182,7 +178,7 @@ def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
 
 
 def _resolve_time(file: VaultFile, tz: ZoneInfo) -> None:
-    when = _front_time(file.front, tz)
+    when = parse_front_time(file.front.data.get("time"), tz)
     if when is not None:
         file.time, file.time_from = when.astimezone(tz), "front_matter"
         return

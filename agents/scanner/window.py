@@ -16,13 +16,10 @@ from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
 from state.errors import ConfigError, VaultError
 from state.models import Mention, SourceEntry
-from state.vault_config import Topic, VaultConfig
+from state.vault_config import CARDS_DIR, QUEUE_PATH, REGISTER_PATH, Topic, VaultConfig
 
-__all__ = ["WindowScan", "scan_window", "is_slot_brief", "REGISTER_PATH", "QUEUE_PATH", "BASELINE_DAYS"]
+__all__ = ["WindowScan", "scan_window", "is_slot_brief", "BASELINE_DAYS"]
 
-REGISTER_PATH = "organized/registry/contradictions.md"
-QUEUE_PATH = "organized/queue/work-queue.md"
-CARDS_DIR = "organized/paper_cards"
 BASELINE_DAYS = 2  # earlier briefs of the slot read as the baseline (the examples read D-2 and D-1)
 # Which defect names a file's status when several apply: the first in this order.
 _PRECEDENCE = ("unreadable", "undated", "decode_error", "bad_front_matter", "out_of_window", "duplicate",
@@ -228,7 +225,7 @@ def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
             entry.time, entry.time_from = scan.queue.taken, "body"
             entry.title = f"snapshot {scan.queue.taken:%Y-%m-%d %H:%M} · {len(scan.queue.rows)} rows"
         scan.sources.append(entry)
-    register = _read_organized(cfg, "organized/registry/contradictions.md", "register", scan)
+    register = _read_organized(cfg, REGISTER_PATH, "register", scan)
     if register is not None:
         scan.register = parse_register(register.text or "")
         when = parse_front_time(register.front.data.get("updated"), cfg.tz)

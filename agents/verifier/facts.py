@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
+from state.vault_config import CARDS_DIR
+
 __all__ = ["CARD_DIR", "CardLike", "PaperFacts", "paper_facts", "known_titles"]
 
-CARD_DIR = "organized/paper_cards/"
+CARD_DIR = f"{CARDS_DIR}/"  # a source path under the cards folder
 
 
 class CardLike(Protocol):

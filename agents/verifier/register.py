@@ -41,9 +41,9 @@ from state.tables.register import (
     upgrade_register_tables,
     utc_moment,
 )
+from state.vault_config import REGISTER_PATH
 
 __all__ = [
-    "REGISTER_PATH",
     "REGISTERED_KINDS",
     "OpenEntry",
     "register_view",
@@ -56,7 +56,6 @@ __all__ = [
     "collisions",
 ]
 
-REGISTER_PATH = "organized/registry/contradictions.md"
 # Kinds that are contradictions or claims to verify, and so hold a D-number.
 REGISTERED_KINDS = frozenset({
     "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict", "number_conflict",

@@ -1,0 +1,38 @@
+"""The store: a thread's records are replaced on re-save, never duplicated; blobs by hash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from state.db import Database, sqlite_url
+from state.models import Mention, SourceEntry
+from state.store import Store, sha256_text
+
+
+def _store(tmp_path: Path) -> Store:
+    db = Database(sqlite_url(tmp_path))
+    db.create_all()
+    return Store(db)
+
+
+def test_a_thread_saved_twice_keeps_the_second_scan_only(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    first = [SourceEntry(path="inbox/jay/a.md", kind="note"), SourceEntry(path="inbox/jay/b.md", kind="note")]
+    second = [SourceEntry(path="inbox/jay/b.md", kind="note", status="truncated", reason="cut")]
+    mention = Mention(source="inbox/jay/b.md", kind="arxiv", value="2609.31415", raw="arXiv:2609.31415", line=3)
+    store.save_scan("inference:2026-09-29", first, [mention, mention], {sha256_text("a"): "a"})
+    store.save_scan("inference:2026-09-29", second, [mention], {sha256_text("a"): "a"})
+    store.save_scan("llm-infra:2026-09-29", first, [], {})
+    assert store.sources("inference:2026-09-29") == second
+    assert store.mentions("inference:2026-09-29") == [mention]
+    assert [s.path for s in store.sources("llm-infra:2026-09-29")] == ["inbox/jay/a.md", "inbox/jay/b.md"]
+    assert store.blob(sha256_text("a")) == "a" and store.blob("0" * 64) is None
+
+
+def test_pending_threads_come_from_the_runs_table(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    done = store.start_run("inference:2026-09-28", "inference", "2026-09-28", "fresh")
+    waiting = store.start_run("inference:2026-09-29", "inference", "2026-09-29", "fresh")
+    store.finish_run(done, "done", 1.0)
+    store.finish_run(waiting, "pending", 1.0)
+    assert store.threads_with_pending_runs() == ["inference:2026-09-29"]
