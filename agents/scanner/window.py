@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from fnmatch import fnmatch
+from pathlib import Path
 
 from agents.scanner.cards import Card, parse_card
 from agents.scanner.frontmatter import parse_front_time
@@ -160,11 +162,29 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
             scan.mentions.extend(extract_mentions(file.path, file.body))
 
 
+_INGESTED = re.compile(rb"^ingested:[ \t]*['\"]?([0-9T:+\- ]+?)['\"]?[ \t]*$", re.MULTILINE)
+
+
+def _far_from_window(path: Path, cfg: VaultConfig, scan: WindowScan) -> bool:
+    """A card whose ``ingested:`` line is plainly far from the window is not worth a full parse.
+
+    A year of cards is parsed in full only when it matters: a card whose line is missing or
+    unreadable is parsed (and, when broken, listed with the parser's reason) as before.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(2048)
+    match = _INGESTED.search(head)
+    when = parse_front_time(match.group(1).decode().strip(), cfg.tz) if match else None
+    return when is not None and not _near(when.astimezone(cfg.tz).date(), scan)
+
+
 def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
     folder = cfg.root / CARDS_DIR
     if not folder.is_dir():
         return
     for path in sorted(folder.glob("*.md")):
+        if _far_from_window(path, cfg, scan):
+            continue
         file = read_vault_file(cfg.root, path, cfg.tz)
         card = parse_card(file)
         if isinstance(card, str):
