@@ -41,13 +41,15 @@ IncrementStatus = Literal["net_new", "integrated", "carried"]
 GapStatus = Literal["met", "late", "missing", "excused"]
 
 # Every warning kind, and how it reads in the brief's headings (Chinese, as the team writes). The
-# contract's kinds come first; baton adds gap_unreported, version_beyond_latest and streak_mismatch.
+# contract's kinds come first; baton adds gap_unreported, version_beyond_latest, streak_mismatch and
+# caveat (a claim its own author marked as unchecked: ⚠ marks, 待核, conditions unstated, single test).
 WARNING_LABELS = {
     "id_malformed": "arXiv 号格式错误", "id_conflict": "同名异号 / 同号异名", "title_mismatch": "标题不符",
     "date_mismatch": "日期不符", "version_conflict": "版本号各源不一", "number_conflict": "数字各源不一",
     "promise_open": "承诺待兑现", "promise_overdue": "承诺逾期", "single_source": "单一来源、无链接",
     "register_collision": "登记簿编号冲突", "false_alarm": "协调误报", "instruction_in_source": "来源中夹带指令",
     "gap_unreported": "棒位缺口未报", "version_beyond_latest": "版本号超出最新版", "streak_mismatch": "缺口天数不符",
+    "caveat": "来源自注存疑",
 }
 WARNING_KINDS = tuple(WARNING_LABELS)
 
