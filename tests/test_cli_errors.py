@@ -58,3 +58,41 @@ def test_compare_with_a_file_that_is_not_a_brief(tmp_path: Path, capsys: pytest.
     theirs.write_text("# brief\n", encoding="utf-8")
     assert main(["compare", str(ours), str(theirs)]) == 2
     assert "not a baton brief JSON" in _one_line_error(capsys)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("baton ")
+
+
+@pytest.mark.parametrize("topic", ["[/x]", "[bold]x", "[topic.inference]"])
+def test_markup_in_user_text_is_printed_as_written(demo: Path, capsys: pytest.CaptureFixture[str], topic: str) -> None:
+    assert main(["run", "--vault", str(demo), "--topic", topic, "--date", "2026-10-14", "--offline"]) == 2
+    assert topic in _one_line_error(capsys)
+
+
+def test_vault_before_the_command(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--vault", str(demo), "run", "--topic", "nonesuch", "--date", "2026-10-14", "--offline"]) == 2
+    err = _one_line_error(capsys)
+    assert "nonesuch" in err and "no topics.toml" not in err
+
+
+def test_date_defaults_to_today_in_the_vault(demo: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BATON_TODAY", "2026-10-02")
+    assert main(["gaps", "--vault", str(demo), "--days", "2", "--json"]) == 0
+    days = {gap["date"] for gap in __import__("json").loads(capsys.readouterr().out)["gaps"]}
+    assert max(days) == "2026-10-02"
+
+
+def test_excuse_takes_date_as_an_option_too(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["excuse", "a/b", "2026-10-01", "--date", "2026-10-02", "--reason", "x", "--vault", str(demo)]) == 2
+    assert "two dates" in _one_line_error(capsys)
+
+
+def test_compare_makes_no_state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.md")])
+    assert not (tmp_path / ".baton").exists()

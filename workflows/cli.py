@@ -6,9 +6,12 @@ Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad argument
 from __future__ import annotations
 
 import argparse
+import getpass
 import logging
 import sys
-from datetime import date
+from datetime import date, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 from rich.console import Console
@@ -20,8 +23,9 @@ from workflows import review as review_api
 
 __all__ = ["main", "build_parser"]
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
-_out = Console(highlight=False, soft_wrap=True)
+# Markup off: vault text, topic names and reviewer names are printed as they are ("[/x]" is not a tag).
+_err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+_out = Console(highlight=False, soft_wrap=True, markup=False)
 log = logging.getLogger("baton")
 _log_file: Path | None = None
 
@@ -39,9 +43,32 @@ def _day(value: str) -> date:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date (YYYY-MM-DD)") from exc
 
 
+def _version() -> str:
+    try:
+        return package_version("baton")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
+
+
+def _user() -> str:
+    """The default reviewer name: the account running baton."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no such account in the password database (containers)
+        return "unknown"
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--vault", type=Path, help="the vault folder (default: $BATON_VAULT, else the current folder)")
-    parser.add_argument("--state", type=Path, help="the state folder (default: <vault>/.baton/)")
+    # SUPPRESS: a value given before the subcommand ("baton --vault V run") is not reset to None here.
+    parser.add_argument("--vault", type=Path, default=argparse.SUPPRESS,
+                        help="the vault folder (default: $BATON_VAULT, else the current folder)")
+    parser.add_argument("--state", type=Path, default=argparse.SUPPRESS,
+                        help="the state folder (default: <vault>/.baton/)")
+
+
+def _date_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--date", type=_day, default=None,
+                        help=f"{what}, YYYY-MM-DD (default: today in the vault's timezone)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,15 +77,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="baton",
         description="Write the research team's daily E1 pre-digest brief from a Markdown vault.",
         epilog="State (SQLite store, checkpoints, drafts, logs) lives in <vault>/.baton/ unless --state says "
-               "otherwise; BATON_DATABASE_URL points the store elsewhere, BATON_ARXIV_URL the arXiv API.",
+               "otherwise; BATON_DATABASE_URL points the store elsewhere, BATON_ARXIV_URL the arXiv API. "
+               "--vault and --state may come before or after the command.",
     )
+    parser.add_argument("--version", action="version", version=f"baton {_version()}")
+    parser.add_argument("--vault", type=Path, help="the vault folder (default: $BATON_VAULT, else the current folder)")
+    parser.add_argument("--state", type=Path, help="the state folder (default: <vault>/.baton/)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     run = commands.add_parser("run", help="write the brief of one topic and day (resumes an interrupted run)",
                               description="Scan the day's window, verify, integrate and write the draft brief.")
     _common(run)
     run.add_argument("--topic", required=True, help="a topic of topics.toml, e.g. inference")
-    run.add_argument("--date", required=True, type=_day, help="the brief's date, YYYY-MM-DD (backfills welcome)")
+    _date_option(run, "the brief's date (backfills welcome)")
     run.add_argument("--out", type=Path, help="where drafts go (default: <state>/drafts/)")
     run.add_argument("--format", choices=["md", "json", "both"], default="both", help="draft format (default both)")
     run.add_argument("--offline", action="store_true", help="do not contact arXiv: use the cache only")
@@ -76,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     approve = commands.add_parser("approve", help="approve a waiting draft and publish it into the vault")
     _common(approve)
     approve.add_argument("thread", help="TOPIC:YYYY-MM-DD")
-    approve.add_argument("--by", required=True, help="the reviewer's name (recorded)")
+    approve.add_argument("--by", default=None, help="the reviewer's name, recorded (default: your user name)")
     approve.add_argument("--edit", type=Path, help="publish this edited Markdown file instead of the draft")
     approve.add_argument("--replace", action="store_true",
                          help="replace a brief already in the vault (the old file is kept as .bak)")
@@ -88,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     reject = commands.add_parser("reject", help="reject a waiting draft; the next `baton run` revises it")
     _common(reject)
     reject.add_argument("thread", help="TOPIC:YYYY-MM-DD")
-    reject.add_argument("--by", required=True, help="the reviewer's name (recorded)")
+    reject.add_argument("--by", default=None, help="the reviewer's name, recorded (default: your user name)")
     reject.add_argument("--reason", required=True, help="why (recorded, shown on the next run)")
     reject.set_defaults(handler=_cmd_reject)
 
@@ -98,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gaps = commands.add_parser("gaps", help="baton slots × days: met, late, missing, streaks (table, JSON or SVG)")
     _common(gaps)
-    gaps.add_argument("--date", required=True, type=_day, help="the last day shown, YYYY-MM-DD")
+    _date_option(gaps, "the last day shown")
     gaps.add_argument("--days", type=int, default=7, help="how many days to show (default 7)")
     gaps.add_argument("--json", action="store_true", help='print {"gaps": [...]} instead of the table')
     gaps.add_argument("--svg", type=Path, metavar="FILE", help="also write the heatmap as an SVG file")
@@ -107,8 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     excuse = commands.add_parser("excuse", help="excuse a slot for a day (neither breaks nor extends a streak)")
     _common(excuse)
     excuse.add_argument("slot", help="AGENT/SLOT, e.g. spark/llm-infra-e1prep")
-    excuse.add_argument("date", type=_day, help="YYYY-MM-DD")
-    excuse.add_argument("--by", required=True, help="who excuses (recorded)")
+    excuse.add_argument("day", type=_day, nargs="?", metavar="DATE",
+                        help="YYYY-MM-DD (the same as --date; kept for earlier scripts)")
+    _date_option(excuse, "the day excused")
+    excuse.add_argument("--by", default=None, help="who excuses, recorded (default: your user name)")
     excuse.add_argument("--reason", required=True, help="why, e.g. 国庆假期 (recorded)")
     excuse.set_defaults(handler=_cmd_excuse)
 
@@ -128,8 +161,20 @@ def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
     return settings_from_env(getattr(args, "vault", None), getattr(args, "state", None), **overrides)
 
 
+def _date_of(args: argparse.Namespace, settings: Settings) -> date:
+    """``--date``, else today in the vault's timezone (``BATON_TODAY`` pins "today" for scripts and tests)."""
+    given = getattr(args, "date", None) or getattr(args, "day", None)
+    if given is not None:
+        return given
+    if settings.today is not None:
+        return settings.today
+    from state.vault_config import load_vault_config
+
+    return datetime.now(load_vault_config(settings.vault).tz).date()
+
+
 def _progress(message: str) -> None:
-    _err.print(f"[dim]baton[/dim] {message}")
+    _err.print(f"baton {message}", style="dim")
 
 
 def _setup_logging(args: argparse.Namespace) -> None:
@@ -140,12 +185,12 @@ def _setup_logging(args: argparse.Namespace) -> None:
     for old in root.handlers:
         old.close()
     root.handlers = [logging.NullHandler()]
-    if not hasattr(args, "vault"):
+    if args.command in ("compare", "demo"):
         return
     try:
         settings = _settings(args)
-        if not settings.vault.is_dir():
-            return
+        if not (settings.vault / "topics.toml").is_file():
+            return  # not a vault: the command says so; no .baton/ folder is made in a random directory
         settings.log_path.parent.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError):
         return
@@ -172,8 +217,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     formats = ("md", "json") if args.format == "both" else (args.format,)
     settings = _settings(args, out_dir=args.out, formats=formats, offline=args.offline or None,
                          auto_approve=args.auto_approve or None, send_backfill=args.send_backfill or None)
+    day = _date_of(args, settings)
     ctx = api.open_context(settings, _progress)
-    outcome = api.run_brief(ctx, args.topic, args.date)
+    outcome = api.run_brief(ctx, args.topic, day)
     _print_outcome(outcome)
     return 0
 
@@ -195,7 +241,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 def _cmd_approve(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args), _progress)
-    decided = review_api.approve(ctx, args.thread, args.by, edit=args.edit, replace=args.replace,
+    decided = review_api.approve(ctx, args.thread, args.by or _user(), edit=args.edit, replace=args.replace,
                                  dismiss=[tuple(pair) for pair in args.dismiss], confirm=args.confirm)
     for note in decided.notes:
         _out.print(note)
@@ -207,7 +253,7 @@ def _cmd_approve(args: argparse.Namespace) -> int:
 
 def _cmd_reject(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args), _progress)
-    decided = review_api.reject(ctx, args.thread, args.by, args.reason)
+    decided = review_api.reject(ctx, args.thread, args.by or _user(), args.reason)
     _out.print(f"rejected {decided.thread} revision {decided.revision}; `baton run` revises the draft")
     return 0
 
@@ -230,8 +276,10 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
 
     from agents.coordinator.slots import short_date
 
-    ctx = api.open_context(_settings(args))
-    report = coordination.gap_report(ctx, args.date, args.days)
+    settings = _settings(args)
+    day = _date_of(args, settings)
+    ctx = api.open_context(settings)
+    report = coordination.gap_report(ctx, day, args.days)
     if args.svg:
         from state.files import atomic_write_text
 
@@ -245,7 +293,7 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
     days = sorted({g.date for g in report.gaps})
     slots = list(dict.fromkeys(f"{g.agent}/{g.slot}" for g in report.gaps))
     # Compact enough for 8 days at 80 columns: no outer edge, one space of padding, short day headers.
-    table = Table(title=f"baton slots · {days[0] if days else args.date} … {args.date}", box=box.MINIMAL_HEAVY_HEAD,
+    table = Table(title=f"baton slots · {days[0] if days else day} … {day}", box=box.MINIMAL_HEAVY_HEAD,
                   padding=(0, 1, 0, 0), show_edge=False)
     table.add_column("slot", no_wrap=True, min_width=max((cell_len(slot) for slot in slots), default=4))
     for day in days:
@@ -264,7 +312,7 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
     if not _out.is_terminal:  # piped or captured: rich would assume 80 columns and cut the day columns
         probe = Console(width=10_000)
         needed = Measurement.get(probe, probe.options, table).maximum
-        out = Console(highlight=False, soft_wrap=True, width=max(80, needed))
+        out = Console(highlight=False, soft_wrap=True, width=max(80, needed), markup=False)
     out.print(table)
     out.print("✓ met · 迟N late (streak N; arrival below) · 缺N missing (streak N) · 免 excused · · no record")
     for warning in report.warnings:
@@ -273,9 +321,13 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
 
 
 def _cmd_excuse(args: argparse.Namespace) -> int:
-    ctx = api.open_context(_settings(args))
-    key = coordination.excuse(ctx, args.slot, args.date, args.by, args.reason)
-    _out.print(f"excused {key} on {args.date} (by {args.by}: {args.reason})")
+    if args.day and args.date and args.day != args.date:
+        raise UsageError(f"two dates given ({args.day} and --date {args.date}); give one")
+    settings = _settings(args)
+    day, by = _date_of(args, settings), args.by or _user()
+    ctx = api.open_context(settings)
+    key = coordination.excuse(ctx, args.slot, day, by, args.reason)
+    _out.print(f"excused {key} on {day} (by {by}: {args.reason})")
     return 0
 
 
