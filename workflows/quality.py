@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workflows.quality", description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, required=True, help="the sample vault (read-only; copied first)")
     parser.add_argument("--examples", type=Path, required=True, help="folder of hand-written example briefs")
+    parser.add_argument("--out", type=Path, help="also copy each day's brief (Markdown and JSON) into this folder")
     args = parser.parse_args(argv)
     if not (args.vault / "topics.toml").is_file():
         print(f"quality: {str(args.vault)!r} is not a vault (no topics.toml); nothing to compare", file=sys.stderr)
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="baton-quality-") as temp:
         vault = Path(temp) / "vault"
         shutil.copytree(args.vault, vault)
-        settings = settings_from_env(vault, vault / ".baton", offline=True, formats=("json",))
+        settings = settings_from_env(vault, vault / ".baton", offline=True, formats=("json", "md"))
         ctx = api.open_context(settings)
         for topic, day in EXAMPLE_DAYS:
             theirs = args.examples / f"{day}-{topic}-e1prep.md"
@@ -44,7 +45,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{topic} {day}: no hand-written brief at {theirs}; skipped")
                 continue
             outcome = api.run_brief(ctx, topic, date.fromisoformat(day))
-            ours = Brief.model_validate_json(Path(outcome.drafts[0]).read_text(encoding="utf-8"))
+            drafts = [Path(d) for d in outcome.drafts]
+            ours = Brief.model_validate_json(next(d for d in drafts if d.suffix == ".json").read_text(encoding="utf-8"))
+            if args.out:
+                args.out.mkdir(parents=True, exist_ok=True)
+                for draft in drafts:
+                    shutil.copy2(draft, args.out / f"{day}-{topic}{draft.suffix}")
             print(f"== {topic} {day} · baton: {len(ours.increments)} increments, {len(ours.warnings)} warnings, "
                   f"{len(ours.arxiv)} arXiv numbers")
             for line in compare_briefs(ours, theirs.read_text(encoding="utf-8")).lines():
