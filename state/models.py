@@ -220,6 +220,9 @@ class Brief(_Model):
     stats: Stats = Field(default_factory=Stats)
     e2: list[dict] = Field(default_factory=list)
     excluded: list[dict] = Field(default_factory=list)
+    # Nothing silently dropped: in-topic items already anchored ("沿用") and those below the cut, each with why.
+    carried: list[dict] = Field(default_factory=list)
+    below_cut: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)

@@ -42,6 +42,11 @@ class Topic(BaseModel):
     window_end: str
     increments: tuple[int, int] = (3, 8)
     keywords: list[str] = Field(default_factory=list)
+    # Scope (all optional): card categories that count as this topic's evidence (default: every topic of
+    # the vault), other names sources use for the topic, and the content evidence an item needs.
+    adjacent: list[str] | None = None
+    aliases: list[str] = Field(default_factory=list)
+    min_relevance: int = Field(default=1, ge=0, le=5)
 
     @field_validator("window_end")
     @classmethod
@@ -146,6 +151,9 @@ def load_vault_config(root: Path) -> VaultConfig:
             topics[name] = Topic(name=name, **body)
         except (ValidationError, TypeError) as exc:
             raise ConfigError(f"topics.toml [topic.{name}]: {_one_line(exc)}") from exc
+    for name, topic in topics.items():
+        if topic.adjacent is None:
+            topic.adjacent = sorted(set(topics) - {name})
     try:
         schedule = Schedule(**raw_schedule)
     except (ValidationError, TypeError) as exc:

@@ -24,7 +24,7 @@ URL：https://example.org/b?utm_source=x
 
 三、值得警惕的矛盾或待核实说法
 
-⚠️ C1（沿用 D195 修订）：版本差异
+⚠️ C1（沿用 D195 修订）：vLLM 版本差异
 ⚠️ C2（新增）：arXiv 2609.26333 数字
 
 四、可引用的 arXiv 号列表
@@ -44,7 +44,7 @@ def _ours() -> Brief:
             Increment(rank=2, title="B", status="net_new", urls=["https://example.org/b"], section="§1.1"),
             Increment(rank=3, title="C", status="net_new", arxiv=["2609.99999"]),
         ],
-        warnings=[BriefWarning(id="C1", register="D195", kind="version_conflict", text="x")],
+        warnings=[BriefWarning(id="C1", register="D195", kind="version_conflict", text="x", subject="vLLM")],
         arxiv=[ArxivEntry(id="2609.31415"), ArxivEntry(id="2609.99999")],
     )
 
@@ -74,3 +74,9 @@ def test_a_warning_matches_the_same_claim_in_other_words() -> None:
     assert _same_claim("SGLang ttft", "SGLang 的 ttft 各源数字不一：42ms；85ms", theirs)
     assert not _same_claim("SGLang ttft", "SGLang 的 ttft 各源数字不一：42ms；60ms", theirs)  # no shared figure
     assert not _same_claim("vLLM throughput", "vLLM 3,100 tok/s vs 12,500 tok/s; 85", theirs)  # other subject
+
+
+def test_a_shared_d_number_alone_is_not_a_match():
+    ours = _ours()
+    ours.warnings = [BriefWarning(id="C1", register="D195", kind="version_conflict", text="x", subject="SGLang")]
+    assert compare_briefs(ours, THEIRS).warnings.matched == 0

@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 from agents.integrator.cluster import cluster_items
 from agents.integrator.credibility import score_credibility
 from agents.integrator.sections import propose_section
-from agents.integrator.select import density_of, honesty_statement, judge_status, source_health, topic_fit
+from agents.integrator.scope import ScopeRules, judge_scope
+from agents.integrator.select import density_of, honesty_statement, judge_status, source_health
 from agents.scanner.living_doc import parse_living_doc
 from agents.scanner.mentions import extract_mentions
 from state.models import ArxivEntry, BriefWarning
@@ -157,16 +158,22 @@ def test_status_against_markers_before_the_brief_day():
     assert judge_status(_item_with(["TTFT 120 ms"], "2609.31415"), anchored, [brief]).status == "integrated"
 
 
-def test_topic_fit_card_class_wins_and_rag_only_is_out():
+def _rules(topic: str = "inference", keywords=("KV cache", "vLLM")) -> ScopeRules:
+    return ScopeRules(topic=topic, names=frozenset({topic}), keywords=tuple(keywords),
+                      adjacent=frozenset({"llm-infra"}), known_topics=frozenset({"llm-infra", "multimodal", topic}))
+
+
+def test_scope_card_category_is_evidence_and_rag_only_is_out():
     items, _ = _items()
     paper = _by_key(items, "arxiv:2609.31415")
-    assert topic_fit(paper, "inference", ["KV cache"]).in_topic
+    assert judge_scope(paper, _rules()).in_topic
+    # A card filed under another category needs strong content; this one's is about KV reuse, but weakly.
     paper.card = _Card(1558, "2609.31415", "InfiniHand", "multimodal", "organized/paper_cards/1558.md")
-    fit = topic_fit(paper, "inference", ["KV cache"])
+    fit = judge_scope(paper, _rules(keywords=("KV cache",)))
     assert not fit.in_topic and "multimodal" in fit.reason
     file = _File("inbox/jay/2026-09-29T1000-rag.md", "## arXiv 2609.32049 EngramRAG\n- RAG 检索记忆\n")
     rag = _by_key(cluster_items(_mentions(file), [file]), "arxiv:2609.32049")
-    assert "RAG" in topic_fit(rag, "inference", ["KV cache", "vLLM"]).reason
+    assert "RAG" in judge_scope(rag, _rules()).reason
 
 
 def test_credibility_rises_with_card_and_sources_and_falls_with_mismatch_and_warning():

@@ -92,9 +92,8 @@ def test_register_view_gives_run_checks_the_moment(tmp_path: Path) -> None:
     with register_view(LLM_INFRA_0928, [B]) as view:
         assert view == AsOf.of(LLM_INFRA_0928, [B])
         viewed = run_checks([], [], {}, date(2026, 9, 28), "llm-infra:2026-09-28", db)
-    # A collision is a fact of the vault's numbering: the own brief at the window end counts, C (22:20) does not.
-    [collision] = _d195(viewed)
-    assert collision.sources == sorted([A, B])
+    # The own brief B is the output being written and C (22:20) comes later: by 18:40 only A used D195.
+    assert _d195(viewed) == []
     with register_view(LLM_INFRA_0928, [B]):  # another day's date is not bent to the view
         assert _d195(collisions(db, date(2026, 9, 29)))
 
@@ -113,7 +112,25 @@ def test_a_carried_number_is_one_known_by_then_and_a_new_one_follows_every_brief
                                  [_warning("version_conflict:vLLM", "vLLM"), _warning("number_conflict:X:ttft", "X")],
                                  as_of=LLM_INFRA_0928, exclude=[B])
     assert vllm.register == "D195" and vllm.carried_from == f"{A} D195"
-    assert other.register == "D206" and other.carried_from is None  # after D205 of the later brief C
+    # A new number follows the register as it stood at 18:40 (A's D195, D198 of 9-26), not D205 of the
+    # later brief C: numbering as of the brief's moment (issue 8).
+    assert other.register == "D199" and other.carried_from is None
+
+
+def test_a_number_only_the_own_brief_held_is_reused_and_one_a_later_brief_took_is_skipped(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    # At 9-28 22:20 (C is the own brief) the highest known is B's D204; D205 was only C's: it is this brief's.
+    [own] = assign_numbers(db, "inference:2026-09-28", [_warning("number_conflict:Y:itl", "Y")],
+                           as_of=INFERENCE_0928, exclude=[C])
+    assert own.register == "D205"
+    later = parse_brief_text("inbox/flyp/2026-09-29-risk-e1prep.md", "三、矛盾/待核\nD199：另一件事（⚠⚬⚬）",
+                             date(2026, 9, 29), "flyp", "risk-e1prep", _at(29, 21, 0))
+    (tmp_path / "b").mkdir()
+    other_db = _db(tmp_path / "b")
+    seed_register(other_db, [], [*_briefs(), later])
+    [skipped] = assign_numbers(other_db, "llm-infra:2026-09-28", [_warning("number_conflict:Z:tpot", "Z")],
+                               as_of=LLM_INFRA_0928, exclude=[B])
+    assert skipped.register == "D200"  # D199 names flyp's later matter: one number never names two things
 
 
 def test_open_entries_as_of_the_moment(tmp_path: Path) -> None:
@@ -209,3 +226,14 @@ def test_this_rounds_closures_are_not_another_briefs(tmp_path: Path) -> None:
     assert closed_on(db, date(2026, 9, 28)) == []  # C closed D198 at 22:20: its round, not llm-infra's
     close_entry(db, 195, date(2026, 9, 28), "jay 9-28 note settles it")
     assert [e["d"] for e in closed_on(db, date(2026, 9, 28))] == ["D195"]
+
+
+def test_a_collision_is_raised_once_then_carried(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    # First visible in the 9-28 inference window (B at 18:40 came after A): new there.
+    [first] = _d195(collisions(db, INFERENCE_0928, exclude=[C], since=_at(27, 22, 20)))
+    assert first.carried_from is None
+    # The next day's window starts after both: the previous brief could raise it, so it is carried.
+    [again] = _d195(collisions(db, _at(29, 22, 20), exclude=["inbox/tom/2026-09-29-inference-e1prep.md"],
+                               since=INFERENCE_0928))
+    assert again.carried_from and B in again.carried_from

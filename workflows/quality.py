@@ -53,8 +53,14 @@ def main(argv: list[str] | None = None) -> int:
                     shutil.copy2(draft, args.out / f"{day}-{topic}{draft.suffix}")
             print(f"== {topic} {day} · baton: {len(ours.increments)} increments, {len(ours.warnings)} warnings, "
                   f"{len(ours.arxiv)} arXiv numbers")
-            for line in compare_briefs(ours, theirs.read_text(encoding="utf-8")).lines():
+            result = compare_briefs(ours, theirs.read_text(encoding="utf-8"))
+            for line in result.lines():
                 print(f"   {line}")
+            for name, score in (("increments", result.increments), ("warnings", result.warnings)):
+                if score.missing:
+                    print(f"   {name} only theirs: {', '.join(score.missing)}")
+                if score.extra:
+                    print(f"   {name} only ours: {', '.join(score.extra)}")
         ctx.db.dispose()
     return 0
 

@@ -36,7 +36,8 @@ __all__ = ["Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "m
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
 _PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
-_LINK_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:URL[:：]\s*)?<?https?://", re.IGNORECASE)
+# A link line under a heading: the URL bare or after a short label ("URL：", "来源：", "Source: ", "原文：").
+_LINK_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:[\w\u4e00-\u9fff ]{1,12}[:：]\s*)?<?https?://", re.IGNORECASE)
 _ANCHOR_KINDS = ("arxiv", "url")
 
 

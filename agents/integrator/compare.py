@@ -105,6 +105,12 @@ def _same_claim(subject: str, ours: str, theirs: str) -> bool:
     return bool(set(_FIGURE_TOKEN.findall(ours)) & set(_FIGURE_TOKEN.findall(theirs)))
 
 
+def _same_subject(subject: str, theirs: str) -> bool:
+    """Every Latin word of our subject (or the subject itself) appears in their text."""
+    words = re.findall(r"[A-Za-z][\w.-]{2,}", subject) or ([subject] if subject else [])
+    return bool(words) and all(w.lower() in theirs.lower() for w in words)
+
+
 def _ids(text: str) -> set[str]:
     return {ref.id for ref in find_arxiv_refs(text) if not ref.malformed}
 
@@ -195,7 +201,9 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
     for index, warning in enumerate(ours.warnings):
         ids = _ids(" ".join(filter(None, [warning.text, warning.subject, warning.key])))
         for j, block in enumerate(theirs.warnings):
-            if (warning.register and warning.register in block.registers) or (ids & block.arxiv) \
+            # A shared D-number alone is a coincidence of numbering: the two must also speak of the same thing.
+            if (warning.register and warning.register in block.registers
+                    and _same_subject(warning.subject or "", block.text)) or (ids & block.arxiv) \
                     or _same_claim(warning.subject or "", warning.text, block.text):
                 w_ours.add(index)
                 w_theirs.add(j)

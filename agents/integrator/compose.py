@@ -22,17 +22,19 @@ from agents.integrator.increment_text import (
     key_points,
     relation_text,
 )
+from agents.integrator.scope import ScopeRules, judge_scope, section_terms
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
     Judgement,
     TopicFit,
+    cut_reason,
     density_of,
     honesty_statement,
     judge_status,
     mentions_item,
+    rank_score,
     select_items,
     source_health,
-    topic_fit,
 )
 from agents.integrator.summary import e2_rows, summary_lines, today_counts
 from state.models import (
@@ -134,6 +136,17 @@ def integrate(
     rows: list[tuple[Item, Judgement, TopicFit, int]] = []
     details: dict[str, tuple[Credibility, list[BriefWarning], SectionMatch | None, str]] = {}
     excluded: list[dict] = []
+    rules = ScopeRules(
+        topic=topic.name,
+        names=frozenset(n.lower() for n in (topic.name, topic.title, PurePosixPath(topic.living_doc).stem,
+                                            *topic.aliases)),
+        keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
+        adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
+        known_topics=frozenset({t.lower() for t in (*(topic.adjacent or ()), topic.name)}
+                               | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}))
+    other_briefs = {s.path for s in scan.sources
+                    if PurePosixPath(s.path).stem.endswith("-e1prep") and not PurePosixPath(s.path).stem.endswith(
+                        f"-{topic.slot}")}
     for item in items:
         # A number written for another paper is listed for audit, never sold as an item of its own.
         wrong.extend(_mistaken_entry(i, mistaken[i], item, results) for i in item.arxiv if i in mistaken)
@@ -141,7 +154,9 @@ def integrate(
             if all(i in mistaken for i in item.arxiv):
                 continue
             item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
-        fit = topic_fit(item, topic.name, topic.keywords)
+        looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
+                     and results[i].title]
+        fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
         if not fit.in_topic:
             title = item_title(item)
             excluded.append({"key": item.key, "title": title, "reason": fit.reason, "arxiv": item.arxiv,
@@ -149,6 +164,13 @@ def integrate(
                              "sources": item.sources})
             continue
         judgement = judge_status(item, anchored, scan.earlier_briefs)
+        if fit.mark == "carried" and judgement.status != "carried":
+            # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
+            judgement = replace(judgement, status="carried", marked=fit.evidence)
+        elif fit.mark == "anchored" and judgement.status == "net_new":
+            # The scout says it is anchored ("已锚入") though no anchored text was found: not NET-new;
+            # new figures make it an integration, none a carried item.
+            judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence)
         title = item_title(item, judgement)
         on_item = _warnings_for(item, warnings)
         credibility = score_credibility(item, results, on_item)
@@ -156,6 +178,25 @@ def integrate(
         details[item.key] = (credibility, on_item, match, title)
         rows.append((item, judgement, fit, credibility.score))
     chosen = select_items(rows, topic.increments)
+    chosen_keys = {item.key for item, *_ in chosen}
+    # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.
+    carried: list[dict] = []
+    below_cut: list[dict] = []
+    for item, judgement, fit, score in rows:
+        if item.key in chosen_keys:
+            continue
+        title = details[item.key][3]
+        entry = {"key": item.key, "title": title, "arxiv": item.arxiv, "sources": item.sources,
+                 "paper_card": item.card.card if item.card is not None else None}
+        if judgement.status == "carried":
+            where = judgement.marked or (
+                f"{judgement.bullets[0][0].id} 已锚" if judgement.bullets else
+                f"已见于 {judgement.briefs[0]}" if judgement.briefs else "")
+            carried.append({**entry, "reason": where})
+        else:
+            below_cut.append({**entry, "score": round(rank_score(item, judgement.status, score, fit.relevance, fit.stars), 1),
+                              "status": judgement.status, "reason": cut_reason(item, judgement, fit, rows, chosen,
+                                                                              topic.increments)})
     increments = []
     for rank, (item, judgement, fit, score) in enumerate(chosen, start=1):
         credibility, on_item, match, title = details[item.key]
@@ -169,7 +210,6 @@ def integrate(
             key=item.key, relevance=fit.relevance, card_status=card_status(item),
             warnings=[w.id for w in on_item],
         ))
-    chosen_keys = {item.key for item, *_ in chosen}
     citable: list[ArxivEntry] = []
     ordered = [row for row in chosen] + sorted((r for r in rows if r[0].key not in chosen_keys), key=lambda r: r[0].key)
     for item, judgement, _fit, score in ordered:
@@ -194,5 +234,5 @@ def integrate(
         density=density, honesty=honesty, summary=summary, sources=list(scan.sources),
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
-        e2=e2_rows(increments, warnings), excluded=excluded,
+        e2=e2_rows(increments, warnings), excluded=excluded, carried=carried, below_cut=below_cut,
     )

@@ -24,17 +24,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
+from agents.integrator.scope import TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
-    "TOPIC_FAMILY",
     "Judgement",
     "TopicFit",
     "SourceHealth",
     "judge_status",
     "mentions_item",
-    "topic_fit",
+    "cut_reason",
     "item_text",
     "rank_score",
     "select_items",
@@ -44,13 +44,6 @@ __all__ = [
     "HISTORY_WINDOWS",
 ]
 
-# A card classified under one of these belongs to the topic (the team files
-# inference papers under llm-infra and the other way round: see the examples).
-TOPIC_FAMILY: dict[str, frozenset[str]] = {
-    "inference": frozenset({"inference", "llm-infra"}),
-    "llm-infra": frozenset({"llm-infra", "inference"}),
-}
-_RAG_WORDS = ("rag", "retrieval", "rerank", "检索", "向量", "vecdb", "vector db")
 # Hosts that say nothing about which page it is: matching them is not "already anchored".
 _GENERIC_HOSTS = frozenset({
     "github.com", "arxiv.org", "doi.org", "huggingface.co", "medium.com", "blog.csdn.net", "zhihu.com",
@@ -71,15 +64,7 @@ class Judgement:
     briefs: list[str] = field(default_factory=list)  # earlier briefs that name it
     new_figures: list[Any] = field(default_factory=list)
     new_card: bool = False
-
-
-@dataclass(frozen=True)
-class TopicFit:
-    """Whether an item belongs in the topic's brief, how strongly, and why not."""
-
-    in_topic: bool
-    relevance: int
-    reason: str = ""
+    marked: str = ""  # a scout's own "沿用"/"已锚入" mark that made the item carried, with where
 
 
 def item_text(item: Item) -> str:
@@ -141,31 +126,20 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     return Judgement(status, bullets, briefs, new_figures, new_card)
 
 
-def topic_fit(item: Item, topic: str, keywords: Sequence[str]) -> TopicFit:
-    """Decide topic membership: the card's classification first, the sources' words otherwise."""
-    text = item_text(item).lower()
-    hits = {k.lower() for k in keywords if k.lower() in text}
-    family = TOPIC_FAMILY.get(topic, frozenset({topic}))
-    card = item.card
-    if card is not None:
-        classes = {getattr(card, "primary", None), getattr(card, "secondary", None)}
-        if classes & family:
-            return TopicFit(True, min(5, len(hits) + 1))
-        return TopicFit(False, min(5, len(hits)), f"paper_card {card.card} 主分类 {card.primary}，非 {topic} 主轴")
-    if not hits:
-        rag = any(word in text for word in _RAG_WORDS)
-        return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"无 {topic} 主轴关键词")
-    return TopicFit(True, min(5, len(hits)))
+def rank_score(item: Item, status: str, credibility: int, relevance: int, stars: int = 0) -> float:
+    """Relevance, novelty, credibility, the scouts' own rating and how much is said, in one number (higher first).
 
-
-def rank_score(item: Item, status: str, credibility: int, relevance: int) -> float:
-    """Relevance, novelty and credibility in one number (higher first)."""
+    Discussion weighs more than listing: a passage of its own with figures says more than a row in a table.
+    """
+    discussed = sum(len(p.lines) for p in item.passages)
     return (
         _NOVELTY[status]
         + credibility
         + 0.4 * relevance
+        + 0.3 * stars
         + _FLAG_BONUS.get(item.queue_flag or "", 0.0)
         + 0.1 * min(len(item.figures), 5)
+        + 0.1 * min(discussed, 10)
         + 0.3 * min(len(item.sources), 4)
     )
 
@@ -184,8 +158,22 @@ def select_items(
         if row[2].in_topic and row[1].status != "carried" and row[2].relevance >= MIN_RELEVANCE
         and _has_substance(row[0], row[2])
     ]
-    eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance), row[0].key))
+    eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
     return eligible[: limits[1]]
+
+
+def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
+               rows: Sequence[tuple[Item, Judgement, TopicFit, int]],
+               chosen: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int]) -> str:
+    """Why an in-topic, not-carried item did not make the increments (in Chinese, for the brief)."""
+    if fit.relevance < MIN_RELEVANCE:
+        return f"本主轴相关度 {fit.relevance}，低于入选门槛 {MIN_RELEVANCE}"
+    if not _has_substance(item, fit):
+        return "只在列表或表格中被提及，无正文讨论，也无本主轴 paper_card"
+    if chosen:
+        last = min(rank_score(r[0], r[1].status, r[3], r[2].relevance, r[2].stars) for r in chosen)
+        return f"得分低于入选的第 {len(chosen)} 条（{last:.1f}），目标上限 {limits[1]} 条"
+    return "未达入选门槛"
 
 
 def density_of(statuses: Sequence[str]) -> str:

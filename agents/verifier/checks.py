@@ -11,12 +11,12 @@ reads the clock. The checks themselves live by subject: ``identifiers``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
 from agents.verifier.facts import CardLike, PaperFacts, paper_facts
-from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_single_source
+from agents.verifier.identifiers import check_id_conflicts, check_malformed
 from agents.verifier.promises import promise_warnings, track_promises
 from agents.verifier.register import assign_numbers, collisions
 from agents.verifier.titles import check_titles
@@ -56,13 +56,13 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
         *check_versions_beyond_latest(mentions, facts),
         *check_version_conflicts(mentions, references),
         *check_number_conflicts(mentions),
-        *check_single_source(mentions, references, cards),
     ]
 
 
 def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_results: Mapping[str, object], day: date,
                thread: str, db: Database | None = None, *, references: Sequence[Mention] = (),
-               candidates: Mapping[str, Sequence[str]] | None = None) -> list[BriefWarning]:
+               candidates: Mapping[str, Sequence[str]] | None = None,
+               since: datetime | None = None) -> list[BriefWarning]:
     """Run every check of a window and number the findings; the verifier node's one call.
 
     Args:
@@ -74,10 +74,11 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
         db: the store; without it promises are not tracked and no D-number is given.
         references: mentions of baseline sources (living document, earlier briefs), compared against only.
         candidates: malformed number → identifiers found by an arXiv title search.
+        since: the window's start: a register collision visible before it is carried, not new.
     """
     warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates)
     if db is not None:
         track_promises(db, mentions, day)
         warnings = assign_numbers(db, thread, [*warnings, *promise_warnings(db, day)])
-        warnings = [*warnings, *collisions(db, as_of=day)]
+        warnings = [*warnings, *collisions(db, as_of=day, since=since)]
     return [w.model_copy(update={"id": f"W{i}"}) for i, w in enumerate(warnings, start=1)]

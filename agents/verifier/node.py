@@ -119,8 +119,10 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         requests = api.requests_made
     with register_view(scan.end, own):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
-                              references=_references(scan), candidates=candidates)
-    warnings = _without_dismissed(ctx, state.day, warnings)
+                              references=_references(scan), candidates=candidates, since=scan.start)
+    # A collision raised in an earlier brief is carried with its number in the open list, not raised again.
+    carried_collisions = [w for w in warnings if w.kind == "register_collision" and w.carried_from]
+    warnings = _without_dismissed(ctx, state.day, [w for w in warnings if w not in carried_collisions])
     entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates),
                             search_failures)
     carried = {w.register for w in warnings if w.register}
@@ -128,7 +130,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         for e in open_entries(ctx.db, scan.end, own)
         if e.d not in carried and relevance(e.text, scan.topic.keywords) >= 1
-    ]
+    ] + [{"d": w.register, "text": f"编号冲突（{w.carried_from}）：{w.text}", "risk": w.risk, "raised": None,
+          "carried_from": w.carried_from} for w in carried_collisions]
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_closed": closed_on(ctx.db, scan.day),

@@ -17,7 +17,6 @@ only what was written strictly before it, and never the slot's own brief
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from rapidfuzz import fuzz
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
@@ -193,17 +192,17 @@ def _raised_by_number(session, view: AsOf) -> dict[int, list[RegisterSightingRow
     return found
 
 
-def collisions(db: Database, as_of: date | datetime | None = None, exclude: Collection[str] = ()) -> list[BriefWarning]:
+def collisions(db: Database, as_of: date | datetime | None = None, exclude: Collection[str] = (),
+               since: datetime | None = None) -> list[BriefWarning]:
     """``register_collision`` for every D-number that names two different items as of the brief.
 
-    ``as_of``: the brief's moment (only sightings strictly before it, none from ``exclude``), or a date
-    (sightings dated on or before it), or None (every sighting).
+    ``as_of``: the brief's moment (only sightings strictly before it, none from ``exclude``: the slot's
+    own brief is the output being written, never an input), or a date (sightings dated on or before
+    it), or None (every sighting). ``since``: the window's start; a collision already visible before it
+    was the previous brief's to raise, so it is carried ("沿用") with the day it first showed, not new.
     """
     view = _as_of(as_of, exclude)
-    if view.moment is not None and not exclude:
-        # A collision is a fact of the vault's numbering: the slot's own brief of the day (a person's,
-        # stamped at the window's end) is part of the vault when baton runs; a brief written later is not.
-        view = dataclasses.replace(view, exclude=frozenset(), inclusive=True)
+    before = AsOf.of(since, view.exclude) if since is not None else None
     warnings = []
     with db.session() as session:
         rows = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
@@ -213,12 +212,17 @@ def collisions(db: Database, as_of: date | datetime | None = None, exclude: Coll
                 continue
             listed = "；".join(f"{chr(0x2460 + i)} {item[0].source}（{item[0].day}）：「{item[0].text[:60]}」"
                               for i, item in enumerate(items[:10]))
+            carried = None
+            if before is not None:
+                old = [item for item in items if any(before.sees(s.day, s.moment, s.source) for s in item)]
+                if len(old) >= 2:
+                    carried = f"{old[1][0].source}（{old[1][0].day}）起已可见"
             warnings.append(BriefWarning(
                 id="", register=f"D{number}", kind="register_collision",
                 text=f"D{number} 在不同来源中指 {len(items)} 件不同的事：{listed}。一个编号只能指一件事。",
                 risk="中", action=f"D{number} 保留给最早的一件，其余各件在本简报中改编新号",
                 sources=sorted({item[0].source for item in items}), subject=f"D{number}",
-                key=f"register_collision:D{number}"))
+                key=f"register_collision:D{number}", carried_from=carried))
     return warnings
 
 
@@ -265,15 +269,31 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
 
 def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date,  # type: ignore[no-untyped-def]
               view: AsOf) -> int:
-    # The highest number ever seen anywhere, later briefs included: a backfill never reuses one.
-    highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
-                  session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
-    row = RegisterEntryRow(number=highest + 1, text=warning.text, risk=warning.risk, kind=warning.kind,
-                           raised=day.isoformat(), raised_at=view.moment, source=carried_from, origin="baton",
-                           thread=thread, key=warning.key, subject=warning.subject)
-    session.add(row)
+    """The next number as the register stood at the brief's moment.
+
+    A number some other brief took later for something else is skipped (one number never names two
+    things); a number that only the slot's own brief of the day held is this brief's to use (that
+    brief is the output being written, and the person numbered it the same way).
+    """
+    visible = [row.number for row in session.scalars(select(RegisterEntryRow)) if view.raised(row)]
+    visible += [s.number for s in session.scalars(select(RegisterSightingRow)) if view.sees(s.day, s.moment, s.source)]
+    number = max(visible, default=0) + 1
+    fields = dict(text=warning.text, risk=warning.risk, kind=warning.kind, raised=day.isoformat(),
+                  raised_at=view.moment, source=carried_from, origin="baton", thread=thread, key=warning.key,
+                  subject=warning.subject, status="open", closed=None, closed_at=None, closed_from=None,
+                  evidence=None)
+    while True:
+        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
+        if row is None:
+            session.add(RegisterEntryRow(number=number, **fields))
+            break
+        if row.origin == "brief" and row.thread is None and row.source in view.exclude:
+            for name, value in fields.items():
+                setattr(row, name, value)
+            break
+        number += 1
     session.flush()
-    return row.number
+    return number
 
 
 def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], as_of: datetime | None = None,

@@ -1,0 +1,200 @@
+"""Is an item in the topic's scope? Content first, the scouts' marks next, a card's category as evidence.
+
+The evidence, in order of weight:
+
+1. The scouts' own marks on the item (``agents.scanner.marks``): "<topic> 主轴仅
+   邻接" and "丢弃" exclude; "归入：<this topic> §…" or "转 <this topic>"
+   include; a placement only in other topics excludes unless the content is
+   strongly about this one (an item can belong to two topics).
+2. The item's own text (its passages, the lines that cite it, its card's
+   title and summary, the queue's title): the topic's declared terms
+   (``keywords`` in topics.toml) and the words of the living document's
+   section titles.
+3. A card's category: a category the topic accepts (its own name, the
+   topic's ``adjacent`` list, by default every topic of the vault) needs
+   some content evidence; any other category needs more.
+
+Marks in another topic's brief speak for that topic: its placements count
+(where *it* files the item), its "丢弃" and "沿用" do not.
+Thresholds live in topics.toml (``min_relevance``); nothing here names a topic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agents.integrator.cluster import Item
+from agents.scanner.marks import Mark, placement_topic, read_marks
+
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms"]
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
+_GENERIC = frozenset({"与", "和", "及", "新进展", "新维度", "格局", "理论", "全景", "外部参照框架", "变更记录"})
+_RAG_WORDS = ("rag", "retrieval", "rerank", "检索", "向量", "vecdb", "vector db")
+STRONG = 3  # relevance at which content outweighs a scout's placement elsewhere
+
+
+@dataclass(frozen=True)
+class TopicFit:
+    """Whether an item belongs in the topic's brief, how strongly, why not, and the scouts' status mark."""
+
+    in_topic: bool
+    relevance: int
+    reason: str = ""
+    mark: str | None = None  # "discard" | "carried" | "anchored": a scout's status for the item, with ``evidence``
+    evidence: str = ""
+    stars: int = 0  # the scouts' own rating of the item (⭐ on its lines in notes), 0 when none
+
+
+@dataclass(frozen=True)
+class ScopeRules:
+    """What a topic's scope is made of (from topics.toml and its living document)."""
+
+    topic: str
+    names: frozenset[str]  # how sources name this topic: its name, title, living document's stem
+    keywords: tuple[str, ...]
+    section_terms: tuple[str, ...] = ()
+    adjacent: frozenset[str] = frozenset()  # card categories that count as this topic's evidence
+    min_relevance: int = 1
+    known_topics: frozenset[str] = frozenset()  # every topic and card category of the vault (placement targets)
+
+
+def section_terms(sections: Sequence[Any]) -> tuple[str, ...]:
+    """The distinctive words of the living document's section titles (Chinese runs, Latin words)."""
+    terms: list[str] = []
+    for section in sections:
+        title = re.sub(r"[（(].*?[）)]", " ", str(getattr(section, "title", "")))
+        for run in _CJK_RUN.findall(title):
+            for part in re.split(r"[与和及]", run):
+                if len(part) >= 2 and part not in _GENERIC:
+                    terms.append(part)
+    # Latin words of titles ("Token", "Cache", "Agentic") are too common to tell sections or topics apart;
+    # the topic's keywords carry the Latin terms.
+    return tuple(dict.fromkeys(terms))
+
+
+def _segment(line: str, raw: str) -> str:
+    """The part of a listing line that is about ``raw``: a table row whole, else the list segment holding it."""
+    if line.lstrip().startswith("|"):
+        return line
+    return next((part for part in _SEGMENTS.split(line) if raw and raw in part), line)
+
+
+def own_text(item: Item, extra: Sequence[str] = ()) -> str:
+    """What the sources say about the item itself (not the headings of lists that merely name it)."""
+    parts = [_segment(m.context or m.raw, m.raw) for m in item.anchors]
+    for passage in item.passages:
+        parts.append(passage.heading)
+        parts.extend(line for _, line in passage.lines)
+    if item.card is not None:
+        parts.extend([str(getattr(item.card, "title", "")), str(getattr(item.card, "summary", ""))])
+    if item.queue_title:
+        parts.append(item.queue_title)
+    parts.extend(extra)
+    return "\n".join(p for p in parts if p)
+
+
+def item_marks(item: Item) -> list[tuple[str, Mark]]:
+    """(source path, mark) for the lines that are the item's: its passages and the lines citing it."""
+    lines: dict[str, dict[int, str]] = {}
+    for passage in item.passages:
+        own = lines.setdefault(passage.path, {})
+        if passage.heading:
+            own[passage.start] = passage.heading
+        for number, line in passage.lines:
+            own[number] = line
+    for mention in item.anchors:
+        lines.setdefault(mention.source, {})[mention.line] = mention.context or mention.raw
+    return [(path, mark) for path, numbered in lines.items() for mark in read_marks(sorted(numbered.items()))]
+
+
+def _relevance(text: str, rules: ScopeRules) -> tuple[int, list[str]]:
+    lowered = text.lower()
+    # A keyword of several words matches when each word is there ("KV cache" in "KV 池 … DynamicCache").
+    hits = [k for k in dict.fromkeys(k.lower() for k in rules.keywords) if all(w in lowered for w in k.split())]
+    extra = [t for t in rules.section_terms if t.lower() in lowered and not any(t.lower() in h for h in hits)]
+    return min(5, len(hits) + min(len(extra), 2)), hits + extra
+
+
+def _where(path: str, mark: Mark) -> str:
+    return f"{path} L{mark.line}"
+
+
+def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (),
+                extra_text: Sequence[str] = ()) -> TopicFit:
+    """Decide whether ``item`` is in ``rules.topic``'s scope, with the reason and the evidence.
+
+    ``other_briefs``: paths of other topics' briefs among the sources (their "丢弃"/"沿用" are theirs).
+    ``extra_text``: more of the item's own words (the arXiv title when cached).
+    """
+    text = own_text(item, extra_text)
+    relevance, hits = _relevance(text, rules)
+    marks = item_marks(item)
+    ours = rules.names
+    stars = max((int(m.value) for path, m in marks if m.kind == "rating" and path not in other_briefs), default=0)
+
+    def targets(value: str) -> tuple[bool, bool]:
+        """(names this topic, names another known topic): an agent's name alone is neither."""
+        words = {w.lower().removesuffix(".md") for w in re.findall(r"[A-Za-z][\w.-]*", value)}
+        return bool(words & ours), bool(words & (rules.known_topics - ours))
+
+    for path, mark in marks:
+        if mark.kind == "adjacent" and mark.value in ours:
+            return TopicFit(False, relevance, f"来源标注「{rules.topic} 主轴仅邻接」（{_where(path, mark)}）")
+    placed_here = placed_else = forwarded = None
+    for path, mark in marks:
+        if mark.kind == "placed":
+            topic, section = placement_topic(mark.value)
+            if topic is None:
+                if path not in other_briefs and section:
+                    placed_here = placed_here or (path, mark)
+            elif topic in ours:
+                placed_here = placed_here or (path, mark)
+            elif topic in rules.known_topics:
+                placed_else = placed_else or (path, mark)
+        elif mark.kind == "forwarded":
+            here, elsewhere = targets(mark.value)
+            if here:
+                placed_here = placed_here or (path, mark)
+            elif elsewhere:
+                forwarded = forwarded or (path, mark)
+    status = next(((path, mark) for kind in ("discard", "carried", "anchored") for path, mark in marks
+                   if mark.kind == kind and path not in other_briefs), None)
+    status_mark = status[1].kind if status else None
+    evidence = f"{status[1].text[:80]}（{_where(*status)}）" if status else ""
+    if status_mark == "discard":
+        return TopicFit(False, relevance, f"来源标注丢弃：「{status[1].text[:60]}」（{_where(*status)}）",
+                        "discard", evidence)
+    if placed_here is not None:
+        return TopicFit(True, max(relevance, STRONG), mark=status_mark, evidence=evidence, stars=stars)
+    if forwarded is not None:  # handed to another topic ("转 inference"): that topic's, not ours
+        path, mark = forwarded
+        return TopicFit(False, relevance, f"来源标注转交「{mark.value[:40]}」（{_where(path, mark)}）")
+    if placed_else is not None and relevance < STRONG:
+        path, mark = placed_else
+        return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"
+                        f"正文本主轴相关词仅 {relevance} 个")
+    card = item.card
+    if card is not None:
+        classes = {c for c in (getattr(card, "primary", None), getattr(card, "secondary", None)) if c}
+        accepted = classes & (rules.adjacent | ours)
+        primary = getattr(card, "primary", None)
+        if primary in (rules.adjacent | ours):
+            need, score = rules.min_relevance, relevance
+        elif accepted:
+            need, score = rules.min_relevance + 1, relevance
+        else:  # a card filed elsewhere: only the topic's own terms, and strongly, outweigh it
+            need, score = STRONG, len([h for h in hits if h in {k.lower() for k in rules.keywords}])
+        if score >= need:
+            return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
+        category = "/".join(sorted(classes))
+        why = "但正文无本主轴内容" if accepted else "正文本主轴相关词不足"
+        return TopicFit(False, relevance, f"paper_card {card.card} 分类 {category}，{why}（相关词 {relevance} 个）")
+    if relevance >= rules.min_relevance:
+        return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
+    rag = any(word in text.lower() for word in _RAG_WORDS)
+    return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")

@@ -1,0 +1,105 @@
+"""The scouts' own marks on an item: discarded, carried, where it belongs, forwarded, only adjacent, rated.
+
+The team marks its judgement inline, in Chinese or English, and a brief must
+follow it: ``丢弃：…`` / ``（丢弃）`` / ``discarded``; ``沿用`` / ``续立`` / ``carried
+over`` (nothing new); ``已锚入`` / ``已锚`` / ``already anchored`` (anchored,
+maybe with news); ``归入：engineering §训练基础设施``
+/ ``建议归入：§1.(3) KV Cache`` / ``file under inference §2``; ``（转 tom
+inference）`` / ``交 llm-infra`` / ``forward to inference``; ``inference
+主轴仅邻接`` / ``only adjacent to inference``; ⭐ / ★ ratings.
+
+A mark counts only where it is a *status* of the thing on that line: at the
+start of a heading, bullet or table cell, or in brackets after the item, never
+inside running prose ("KV 丢弃策略", "立标规则沿用" are words, not marks).
+This module reads marks from lines; which lines belong to an item is the
+integrator's business.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
+
+MarkKind = Literal["discard", "carried", "anchored", "placed", "forwarded", "adjacent", "rating"]
+
+# Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
+_LEAD = r"(?:^|[|（(\[【，,；;]|→|->|=>|——|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
+_DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
+                      r"discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included))(?=\s*[：:）)\]】|,，。;；\s]|$)",
+                      re.IGNORECASE | re.MULTILINE)
+_CARRIED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
+                      r"carried(?: over| forward)?|unchanged since|nothing new)(?=[\s：:）)\]】|,，。;；\d]|$)",
+                      re.IGNORECASE | re.MULTILINE)
+_ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
+                       r"(?=[\s：:）)\]】|,，。;；\d]|$)", re.IGNORECASE | re.MULTILINE)
+_PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
+                     r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
+_FORWARD = re.compile(r"(?:^|[\s（(，,；;])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
+                      r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
+_ADJACENT = re.compile(r"(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
+                       r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
+                       re.IGNORECASE)
+_STARS = re.compile(r"(?:⭐|★){1,5}")
+_TOPIC_TOKEN = re.compile(r"[A-Za-z][\w-]*(?:\.md)?")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One mark: its kind, its value (a topic, a section, a star count), and where it stands."""
+
+    kind: MarkKind
+    value: str
+    line: int
+    text: str
+
+
+def placement_topic(target: str) -> tuple[str | None, str | None]:
+    """Split a placement target into (topic, section): ``engineering §训练`` → ("engineering", "§训练").
+
+    A target with only a section (``§1.(3) KV Cache``) has no topic: the note's own topic is meant.
+    """
+    target = target.strip().strip("：:（(）)")
+    section = None
+    if "§" in target:
+        head, _, tail = target.partition("§")
+        section = "§" + tail.strip()
+        target = head
+    token = _TOPIC_TOKEN.search(target.strip())
+    if not token or target.strip().index(token.group(0)) > 2:
+        return None, section
+    return token.group(0).removesuffix(".md").lower(), section
+
+
+def stars_of(line: str) -> int | None:
+    """The rating a line gives (⭐⭐⭐⭐ → 4), or None."""
+    found = _STARS.findall(line)
+    return max(len(f) for f in found) if found else None
+
+
+def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
+    """Every mark on ``lines`` ((line number, text) pairs), in order."""
+    marks: list[Mark] = []
+    for number, line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        if _DISCARD.search(text):
+            marks.append(Mark("discard", "", number, text))
+        if _CARRIED.search(text):
+            marks.append(Mark("carried", "", number, text))
+        elif _ANCHORED.search(text):
+            marks.append(Mark("anchored", "", number, text))
+        for match in _PLACED.finditer(text):
+            marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
+        for match in _FORWARD.finditer(text):
+            marks.append(Mark("forwarded", match.group("who").strip(), number, text))
+        for match in _ADJACENT.finditer(text):
+            topic = match.group("topic") or match.group("en") or match.group("pre") or ""
+            marks.append(Mark("adjacent", topic.lower(), number, text))
+        stars = stars_of(text)
+        if stars is not None:
+            marks.append(Mark("rating", str(stars), number, text))
+    return marks
