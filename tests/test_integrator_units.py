@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from agents.integrator.cluster import cluster_items
 from agents.integrator.credibility import score_credibility
-from agents.integrator.sections import propose_section
 from agents.integrator.scope import ScopeRules, judge_scope
+from agents.integrator.sections import propose_section
 from agents.integrator.select import density_of, honesty_statement, judge_status, source_health
 from agents.scanner.living_doc import parse_living_doc
 from agents.scanner.mentions import extract_mentions
