@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz import fuzz
@@ -74,6 +75,7 @@ class Item:
     queue_flag: str | None = None
     queue_card: int | None = None
     queue_title: str | None = None
+    title: str | None = None  # a note digest's title (the note's own heading)
 
     @property
     def agents(self) -> set[str]:
@@ -188,6 +190,7 @@ def cluster_items(
     listed_under: list[tuple[str, str]] = []
     placed_figures: list[tuple[str, Mention]] = []
     passages: dict[str, list[Passage]] = {}
+    digests: list[Item] = []
 
     def seen(key: str) -> None:
         union.find(key)
@@ -232,6 +235,8 @@ def cluster_items(
                 placed_figures.append((next(iter(on_line)), mention))
             elif passage is not None and passage.subject:
                 placed_figures.append((sorted(passage.subject)[0], mention))
+
+        digests.extend(_note_digest(source, text, source_passages, anchors_by_line, found, shift))
 
     cards_by_id = {str(card.arxiv): card for card in cards}
     for arxiv_id in cards_by_id:
@@ -300,7 +305,46 @@ def cluster_items(
                 item.queue_flag = (getattr(row, "flag", None) or None)
                 item.queue_card = getattr(row, "card", None)
                 item.queue_title = getattr(row, "title", None)
-    return list(items.values())
+    return [*items.values(), *digests]
+
+
+_STAR_MARK = re.compile(r"(?:⭐|★){1,5}")
+_NOTE_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T_-]?\d{4})?[-_]?")
+_H1 = re.compile(r"^\s{0,3}#\s+(.+)$", re.MULTILINE)
+
+
+def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
+                 found: Sequence[Mention], shift: int) -> list[Item]:
+    """One item for what a note discusses under its own rated headings without citing a paper or a link.
+
+    Scouts rate sections they think matter (``## §4 vLLM 生产 10 大坑 ⭐⭐⭐⭐``); a section with no arXiv
+    number and no URL would otherwise belong to no item and be dropped unseen. The note's sections of
+    that kind become one item, named by the note's title. A brief restates its sources: not digested.
+    """
+    if not source.startswith("inbox/") or PurePosixPath(source).stem.endswith("-e1prep"):
+        return []
+    own = []
+    for passage in source_passages:
+        if not passage.heading or passage.subject or not _STAR_MARK.search(passage.heading):
+            continue
+        if any(anchors_by_line.get(n) for n in range(passage.start, passage.end + 1)):
+            continue
+        if sum(1 for _, line in passage.lines if line.strip()) < 2:
+            continue
+        own.append(passage)
+    if not own:
+        return []
+    agent = source.split("/")[1] if source.count("/") >= 2 else ""
+    heading = _H1.search(text)
+    title = heading.group(1).strip() if heading else own[0].heading.lstrip("# ").strip()
+    parts = [p.strip() for p in re.split(r"\s+[·|]\s+", title)]
+    if len(parts) > 1 and parts[0].lower() == agent.lower():
+        title = " · ".join(parts[1:])
+    slug = _NOTE_STAMP.sub("", PurePosixPath(source).stem)
+    ranges = [(p.start, p.end) for p in own]
+    figures = [m for m in found if m.kind == "figure" and any(a <= m.line + shift <= b for a, b in ranges)]
+    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=[slug.lower()] if len(slug) >= 8 else [],
+                 sources=[source], figures=figures, passages=own, title=title)]
 
 
 class MistakenNumber(NamedTuple):

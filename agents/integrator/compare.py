@@ -1,7 +1,7 @@
 """``baton compare OURS.json THEIRS.md``: how baton's brief stands against a hand-written one.
 
 Figures, not thresholds: recall and precision of the arXiv numbers, of the
-increments (matched by arXiv number or normalised URL), of the warnings
+increments (matched by arXiv number or normalised URL; one with neither, by its source note), of the warnings
 (matched by register D-number, else by a shared arXiv number), and the
 increments both briefs carry but file in different sections.
 """
@@ -23,6 +23,7 @@ _PART = re.compile(r"^\s*([一二三四五六七八九十])、(.*)$", re.MULTILI
 _INCREMENT = re.compile(r"^\s*增量\s*\d+\s*[：:]", re.MULTILINE)
 _WARNING = re.compile(r"^\s*(?:⚠️\s*)?(?:C\d+|D\d{3,})\s*[（(：:]", re.MULTILINE)
 _D_NUMBER = re.compile(r"\bD(\d{3,})\b")
+_PATH = re.compile(r"(?:inbox|organized)/[\w./-]+?\.md")
 _SECTION = re.compile(r"§\s?[\d.()（）]+\d[)）]?")
 
 
@@ -81,6 +82,7 @@ class TheirBlock(BaseModel):
     urls: set[str] = Field(default_factory=set)
     sections: list[str] = Field(default_factory=list)
     registers: set[str] = Field(default_factory=set)
+    sources: set[str] = Field(default_factory=set)  # vault paths on the "来源：" line
     text: str = ""
 
 
@@ -148,7 +150,9 @@ def parse_theirs(text: str) -> TheirBrief:
         # The increment's own identity: its heading, its URL line and its arXiv line (not the
         # relation paragraph, which names neighbouring papers).
         own = "\n".join(line for line in block.split("\n")[:1] + re.findall(r"^\s*(?:URL|arXiv 号)[：:].*$", block, re.M))
-        brief.increments.append(TheirBlock(arxiv=_ids(own), urls=_urls(own), sections=sections))
+        cited = re.search(r"^\s*来源[：:](.*)$", block, re.M)
+        paths = set(_PATH.findall(cited.group(1))) if cited else set()
+        brief.increments.append(TheirBlock(arxiv=_ids(own), urls=_urls(own), sections=sections, sources=paths))
     for block in _blocks(_part(parts, "矛盾", "待核"), _WARNING):
         brief.warnings.append(TheirBlock(arxiv=_ids(block), registers={f"D{n}" for n in _D_NUMBER.findall(block)},
                                          text=block))
@@ -176,14 +180,18 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
     arxiv = _score(len(our_ids), len(theirs.arxiv), len(our_ids & theirs.arxiv), len(our_ids & theirs.arxiv),
                    theirs.arxiv - our_ids, our_ids - theirs.arxiv)
 
-    def same(inc_ids: set[str], inc_urls: set[str], block: TheirBlock) -> bool:
-        return bool(inc_ids & block.arxiv or inc_urls & block.urls)
+    def same(inc_ids: set[str], inc_urls: set[str], block: TheirBlock, sources: set[str]) -> bool:
+        if inc_ids & block.arxiv or inc_urls & block.urls:
+            return True
+        # An increment with neither arXiv number nor link (a note's engineering content) is the same
+        # when neither side has an identity of its own and they rest on the same source note.
+        return not (inc_ids or inc_urls or block.arxiv or block.urls) and bool(sources & block.sources)
 
     matched_ours, matched_theirs, disagreements = set(), set(), []
     for index, inc in enumerate(ours.increments):
         ids, urls = set(inc.arxiv), set(inc.urls)
         for j, block in enumerate(theirs.increments):
-            if j not in matched_theirs and same(ids, urls, block):
+            if j not in matched_theirs and same(ids, urls, block, set(inc.sources)):
                 matched_ours.add(index)
                 matched_theirs.add(j)
                 theirs_sections = [_norm_section(s) for s in block.sections]
@@ -191,7 +199,7 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
                     disagreements.append(SectionDisagreement(key=inc.key or inc.title, ours=inc.section,
                                                              theirs=block.sections))
                 break
-    label = lambda b: " / ".join(sorted(b.arxiv | b.urls)) or "?"  # noqa: E731
+    label = lambda b: " / ".join(sorted(b.arxiv | b.urls)) or " + ".join(sorted(b.sources)) or "?"  # noqa: E731
     increments = _score(
         len(ours.increments), len(theirs.increments), len(matched_ours), len(matched_theirs),
         [label(b) for j, b in enumerate(theirs.increments) if j not in matched_theirs],

@@ -22,7 +22,7 @@ from agents.integrator.increment_text import (
     key_points,
     relation_text,
 )
-from agents.integrator.scope import ScopeRules, judge_scope, section_terms
+from agents.integrator.scope import ScopeRules, judge_scope, section_terms, topical_passages
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
     Judgement,
@@ -136,6 +136,7 @@ def integrate(
     rows: list[tuple[Item, Judgement, TopicFit, int]] = []
     details: dict[str, tuple[Credibility, list[BriefWarning], SectionMatch | None, str]] = {}
     excluded: list[dict] = []
+    outside: list[ArxivEntry] = []
     rules = ScopeRules(
         topic=topic.name,
         names=frozenset(n.lower() for n in (topic.name, topic.title, PurePosixPath(topic.living_doc).stem,
@@ -154,11 +155,27 @@ def integrate(
             if all(i in mistaken for i in item.arxiv):
                 continue
             item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
+        if item.key.startswith("note:"):
+            passages = topical_passages(item, rules)
+            if not passages:
+                excluded.append({"key": item.key, "title": item_title(item), "arxiv": [], "paper_card": None,
+                                 "sources": item.sources,
+                                 "reason": "笔记中带评级、无链接的段落均非本主轴内容或已由作者标注不单列"})
+                continue
+            spans = [(p.start, p.end) for p in passages]
+            item = replace(item, passages=passages,
+                           figures=[f for f in item.figures if any(a <= f.line <= b for a, b in spans)])
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
         if not fit.in_topic:
             title = item_title(item)
+            if item.card is not None:  # a carded paper stays auditable in the arXiv list, marked outside the topic
+                outside.extend(ArxivEntry(
+                    id=i, verified=results[i].verified if i in results else "unverified", title=title,
+                    note="；".join(filter(None, [f"主轴外：{fit.reason}", results[i].note if i in results else None])),
+                    published=results[i].published if i in results else None)
+                    for i in item.arxiv)
             excluded.append({"key": item.key, "title": title, "reason": fit.reason, "arxiv": item.arxiv,
                              "paper_card": item.card.card if item.card is not None else None,
                              "sources": item.sources})
@@ -215,6 +232,7 @@ def integrate(
     for item, judgement, _fit, score in ordered:
         _, _, match, title = details[item.key]
         citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, score, results))
+    citable.extend(outside)
     # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
     citable.extend(wrong)
     listed = {entry.id for entry in citable}

@@ -63,6 +63,8 @@ def _tidy_title(text: str) -> str:
 
 
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
+    if item.title:
+        return item.title
     if item.card is not None:
         return str(item.card.title)
     if item.queue_title:

@@ -29,7 +29,7 @@ from typing import Any
 from agents.integrator.cluster import Item
 from agents.scanner.marks import Mark, placement_topic, read_marks
 
-__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms"]
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms", "topical_passages"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -109,6 +109,11 @@ def item_marks(item: Item) -> list[tuple[str, Mark]]:
             own[number] = line
     for mention in item.anchors:
         lines.setdefault(mention.source, {})[mention.line] = mention.context or mention.raw
+    card = item.card
+    if card is not None and getattr(card, "summary", ""):
+        own = lines.setdefault(str(getattr(card, "path", "") or f"paper_card {card.card}"), {})
+        for number, line in enumerate(str(card.summary).split("\n"), start=1):
+            own.setdefault(number, line)
     return [(path, mark) for path, numbered in lines.items() for mark in read_marks(sorted(numbered.items()))]
 
 
@@ -118,6 +123,11 @@ def _relevance(text: str, rules: ScopeRules) -> tuple[int, list[str]]:
     hits = [k for k in dict.fromkeys(k.lower() for k in rules.keywords) if all(w in lowered for w in k.split())]
     extra = [t for t in rules.section_terms if t.lower() in lowered and not any(t.lower() in h for h in hits)]
     return min(5, len(hits) + min(len(extra), 2)), hits + extra
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = re.sub(r"^\s*(?:[-*•>]|#{1,6})\s*", "", text).strip()
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _where(path: str, mark: Mark) -> str:
@@ -165,9 +175,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     status = next(((path, mark) for kind in ("discard", "carried", "anchored") for path, mark in marks
                    if mark.kind == kind and path not in other_briefs), None)
     status_mark = status[1].kind if status else None
-    evidence = f"{status[1].text[:80]}（{_where(*status)}）" if status else ""
+    label = {"discard": "丢弃", "carried": "沿用", "anchored": "已锚入"}
+    evidence = f"来源标注{label[status[1].kind]}：「{_quote(status[1].text)}」（{_where(*status)}）" if status else ""
     if status_mark == "discard":
-        return TopicFit(False, relevance, f"来源标注丢弃：「{status[1].text[:60]}」（{_where(*status)}）",
+        return TopicFit(False, relevance, f"来源标注丢弃：「{_quote(status[1].text)}」（{_where(*status)}）",
                         "discard", evidence)
     if placed_here is not None:
         return TopicFit(True, max(relevance, STRONG), mark=status_mark, evidence=evidence, stars=stars)
@@ -198,3 +209,20 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
     rag = any(word in text.lower() for word in _RAG_WORDS)
     return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")
+
+
+def topical_passages(item: Item, rules: ScopeRules) -> list[Any]:
+    """A note digest's passages that are about this topic and that the scout did not set aside.
+
+    A note's rated sections can be about anything (a vector-database table beside a vLLM section):
+    each is judged on its own words, and one marked "不单列" / "丢弃" stays out.
+    """
+    kept = []
+    for passage in item.passages:
+        lines = [(passage.start, passage.heading), *passage.lines]
+        if any(mark.kind in ("discard", "carried", "anchored") for mark in read_marks(lines)):
+            continue  # set aside, or already anchored: not a digest's news
+        relevance, _ = _relevance("\n".join(line for _, line in lines), rules)
+        if relevance >= max(2, rules.min_relevance):
+            kept.append(passage)
+    return kept

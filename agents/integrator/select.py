@@ -116,6 +116,13 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         if hits:
             briefs.append(brief.path)
             lines.extend(hits)
+    if item.key.startswith("note:") and not bullets and not briefs:
+        # A note's own sections name no paper or link: judge them by their figures against the whole
+        # anchored text; a digest whose every figure is already anchored brings nothing new.
+        known = "\n".join(b.text for _, b in anchored)
+        if item.figures and all(_figure_known(f, known) for f in item.figures):
+            return Judgement("carried", marked="要点中的数字均已见于活文档")
+        return Judgement("net_new")
     if not bullets and not briefs:
         return Judgement("net_new")
     known = "\n".join([b.text for _, b in bullets] + lines)

@@ -28,10 +28,10 @@ MarkKind = Literal["discard", "carried", "anchored", "placed", "forwarded", "adj
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^|[|（(\[【，,；;]|→|->|=>|——|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
 _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
-                      r"discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included))(?=\s*[：:）)\]】|,，。;；\s]|$)",
+                      r"不单列|不另列|不重复记|不作增量|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:）)\]】|,，。;；\s]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _CARRIED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
-                      r"carried(?: over| forward)?|unchanged since|nothing new)(?=[\s：:）)\]】|,，。;；\d]|$)",
+                      r"不是新增量|非新增量|不算新增|carried(?: over| forward)?|unchanged since|nothing new|not new)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
                        r"(?=[\s：:）)\]】|,，。;；\d]|$)", re.IGNORECASE | re.MULTILINE)
