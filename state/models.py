@@ -97,8 +97,11 @@ class Window(_Model):
 
 class BaseDoc(_Model):
     path: str
-    version: str | None = None
+    version: str | None = None  # the version as it stood at the window's end
     updated: datetime | None = None
+    # When the file on disk was changed after the window (a backfill), what it says now.
+    current_version: str | None = None
+    current_updated: datetime | None = None
 
 
 class Increment(_Model):
@@ -222,6 +225,7 @@ class Brief(_Model):
     excluded: list[dict] = Field(default_factory=list)
     # Nothing silently dropped: in-topic items already anchored ("沿用") and those below the cut, each with why.
     carried: list[dict] = Field(default_factory=list)
+    input_alert: str | None = None  # why today's input looks broken (silent inboxes), for the summary
     below_cut: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)

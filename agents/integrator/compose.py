@@ -36,7 +36,7 @@ from agents.integrator.select import (
     select_items,
     source_health,
 )
-from agents.integrator.summary import e2_rows, summary_lines, today_counts
+from agents.integrator.summary import refresh_summary, today_counts
 from state.models import (
     AlertEntry,
     ArxivEntry,
@@ -112,6 +112,15 @@ def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
         published=result.published if result else None, likely=mistaken.likely)
 
 
+def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc:
+    """The living document as of the window's end; what the file says now too, when it changed since."""
+    living = scan.living
+    if living.updated is not None and living.updated > scan.end:
+        return BaseDoc(path=path, version=as_of_version, updated=None, current_version=living.version,
+                       current_updated=living.updated)
+    return BaseDoc(path=path, version=living.version, updated=living.updated)
+
+
 def integrate(
     scan: WindowScan,
     warnings: Sequence[BriefWarning],
@@ -125,7 +134,8 @@ def integrate(
     """Turn one window's scan into the brief (no LLM): items, status, sections, credibility, selection."""
     topic = scan.topic
     results = _results_map(arxiv_results)
-    doc = f"{PurePosixPath(topic.living_doc).name} v{scan.living.version or '?'}"
+    as_of_version = scan.living.version_as_of(scan.day, scan.end)
+    doc = f"{PurePosixPath(topic.living_doc).name} v{as_of_version or '?'}"
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}
@@ -244,13 +254,17 @@ def integrate(
     labels = [(f"arXiv {inc.arxiv[0]}" if inc.arxiv else inc.title, inc.status) for inc in increments]
     honesty = honesty_statement(topic.name, density, labels, topic.increments, health)
     read = scan.read_count
-    summary = summary_lines(increments, warnings, citable, excluded, health, topic.increments, read, len(scan.sources) - read)
-    return Brief(
+    alert = None
+    if health.broken:
+        alert = "、".join(f"{a} 收件箱今日静默" for a in health.silent) or "今日来源数远低于常值"
+    brief = Brief(
         topic=topic.name, date=scan.day.isoformat(), thread=thread, executor=topic.executor,
         window=Window(start=scan.start, end=scan.end),
-        base_doc=BaseDoc(path=topic.living_doc, version=scan.living.version, updated=scan.living.updated),
-        density=density, honesty=honesty, summary=summary, sources=list(scan.sources),
+        base_doc=_base_doc(topic.living_doc, scan, as_of_version),
+        density=density, honesty=honesty, sources=list(scan.sources),
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
-        e2=e2_rows(increments, warnings), excluded=excluded, carried=carried, below_cut=below_cut,
+        excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert,
     )
+    refresh_summary(brief, topic.increments)
+    return brief

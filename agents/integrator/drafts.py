@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.integrator.markdown import render_markdown
+from agents.integrator.summary import refresh_summary
 from state.files import atomic_write_text
 from state.graph_state import RunState
 from state.models import Brief
@@ -38,6 +39,8 @@ def save_and_write(ctx: BatonContext, state: RunState, brief: Brief, *, write: b
 
     An identical re-run leaves the drafts as they are: the same day run twice writes the same brief.
     """
+    if brief.topic in ctx.config.topics:
+        refresh_summary(brief, ctx.config.topics[brief.topic].increments)  # counts follow the lists, always
     markdown = render_markdown(brief)
     digest = ctx.store.save_brief(state.thread, state.run_id, brief, markdown)
     paths = draft_paths(ctx, state)

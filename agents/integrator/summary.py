@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from agents.integrator.select import SourceHealth
-from state.models import ArxivEntry, BriefWarning, Increment
+from state.models import Brief, BriefWarning, Increment
 
 if TYPE_CHECKING:
     from agents.scanner.window import WindowScan
 
-__all__ = ["today_counts", "summary_lines", "e2_rows"]
+__all__ = ["today_counts", "summary_lines", "refresh_summary", "e2_rows"]
 
 _STATUS_ZH = {"net_new": "NET-new", "integrated": "整合", "carried": "沿用"}
 
@@ -25,9 +24,9 @@ def today_counts(scan: WindowScan) -> dict[str, int]:
     return counts
 
 
-def summary_lines(increments: Sequence[Increment], warnings: Sequence[BriefWarning], citable: Sequence[ArxivEntry],
-             excluded: Sequence[dict], health: SourceHealth, limits: tuple[int, int], read: int,
-             skipped: int) -> list[str]:
+def summary_lines(brief: Brief, limits: tuple[int, int]) -> list[str]:
+    """The status summary, every count taken from the list it counts (so header and body cannot differ)."""
+    increments, warnings, citable = brief.increments, brief.warnings, brief.arxiv
     thin = "；偏薄，未凑数" if len(increments) < limits[0] else ""
     lines = [f"增量条数：{len(increments)} 条（目标区间 {limits[0]}–{limits[1]}{thin}）"]
     if increments:
@@ -41,10 +40,18 @@ def summary_lines(increments: Sequence[Increment], warnings: Sequence[BriefWarni
                  f"（{' / '.join(integrated) or '—'}）；可引用列表共 {len(citable)} 个")
     carried = sum(1 for w in warnings if w.carried_from)
     lines.append(f"警示：{len(warnings)} 条（沿用 {carried} / 新增 {len(warnings) - carried}）")
-    lines.append(f"来源：读入 {read} 份，未读 {skipped} 份（原因见第一节）；主轴外条目排除 {len(excluded)} 件")
-    if health.broken:
-        lines.append("输入异常：" + ("、".join(f"{a} 收件箱今日静默" for a in health.silent) or "今日来源数远低于常值"))
+    read = sum(1 for s in brief.sources if s.status in ("read", "truncated"))
+    lines.append(f"来源：读入 {read} 份，未读 {len(brief.sources) - read} 份（原因见第一节）；主轴外条目排除 "
+                 f"{len(brief.excluded)} 件；已锚定沿用 {len(brief.carried)} 件；未入选 {len(brief.below_cut)} 件")
+    if brief.input_alert:
+        lines.append(f"输入异常：{brief.input_alert}")
     return lines
+
+
+def refresh_summary(brief: Brief, limits: tuple[int, int]) -> None:
+    """Recompute the summary and the E2 rows from the brief's lists (after any node changed them)."""
+    brief.summary = summary_lines(brief, limits)
+    brief.e2 = e2_rows(brief.increments, brief.warnings)
 
 
 def e2_rows(increments: Sequence[Increment], warnings: Sequence[BriefWarning]) -> list[dict]:

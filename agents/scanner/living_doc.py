@@ -73,6 +73,18 @@ class LivingDoc:
                 anchored.setdefault(identifier, (section, bullet))
         return anchored
 
+    def version_as_of(self, day: date, at: datetime | None = None) -> str | None:
+        """The document's version when the brief of ``day`` was written: the file's own when it was not
+        changed since, else the newest version among the bullets anchored by then (None when unknown)."""
+        if self.updated is None or at is None or self.updated <= at:
+            return self.version
+        versions = [b.version for _, b in self.anchored_as_of(day, at) if b.version]
+
+        def key(version: str) -> tuple[int, ...]:
+            return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+        return max(versions, key=key) if versions else None
+
     def section(self, section_id: str) -> Section | None:
         """Return the section ``section_id`` (e.g. ``§3.3``)."""
         return next((s for s in self.sections if s.id == section_id), None)

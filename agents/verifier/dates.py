@@ -42,8 +42,8 @@ def check_dates(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: M
             warnings.append(make_warning(
                 "date_mismatch",
                 f"卡 {card.card}「{card.title}」（arXiv {card.arxiv}）于 {ingested.isoformat()} 入卡，"
-                f"但论文日期是 {when}，约 {months} 个月前：这是旧论文新入卡，不是新进展。",
-                "低", "不计入当日 NET-new；如引用请注明论文原始日期", [card.path], card.arxiv,
+                f"但论文日期是 {when}，约 {months} 个月前：旧论文今日才入卡，不是当月新发表。",
+                "低", "对活文档是否 NET-new 照常判断；写入时注明论文原始日期，不作为当月新进展", [card.path], card.arxiv,
                 f"date_mismatch:card:{card.card}"))
     seen = set()
     for mention in mentions:

@@ -1,0 +1,88 @@
+"""One brief, one truth, nothing dropped: checked on every sample day (skipped without ../shared/vault).
+
+No figures of the sample are written here: each test walks what the run produced and checks that the
+brief's parts agree with each other and with the window's clusters.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.integrator.cluster import cluster_items
+from agents.scanner.window import scan_window
+from state.models import Brief
+from state.settings import settings_from_env
+from state.vault_config import load_vault_config
+from workflows import api
+
+DAYS = (("inference", "2026-09-27"), ("llm-infra", "2026-09-28"), ("inference", "2026-09-29"))
+
+
+@pytest.fixture
+def briefs(sample_vault: Path) -> dict[tuple[str, str], Brief]:
+    settings = settings_from_env(sample_vault, sample_vault / ".baton", offline=True, formats=("json", "md"))
+    ctx = api.open_context(settings)
+    found = {}
+    for topic, day in DAYS:
+        outcome = api.run_brief(ctx, topic, date.fromisoformat(day))
+        path = next(Path(d) for d in outcome.drafts if d.endswith(".json"))
+        found[(topic, day)] = Brief.model_validate_json(path.read_text(encoding="utf-8"))
+    ctx.db.dispose()
+    return found
+
+
+def test_every_cluster_of_every_day_ends_in_exactly_one_place(sample_vault: Path, briefs) -> None:
+    cfg = load_vault_config(sample_vault)
+    for (topic, day), brief in briefs.items():
+        scan = scan_window(cfg, topic, date.fromisoformat(day))
+        items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
+        places: dict[str, list[str]] = {}
+        for name, keys in (("increment", [i.key for i in brief.increments]),
+                           ("carried", [x["key"] for x in brief.carried]),
+                           ("below_cut", [x["key"] for x in brief.below_cut]),
+                           ("excluded", [x["key"] for x in brief.excluded])):
+            for key in keys:
+                places.setdefault(key, []).append(name)
+        doubled = {k: v for k, v in places.items() if len(v) > 1}
+        assert not doubled, f"{topic} {day}: listed twice: {doubled}"
+        # A cluster whose every number is a mistake for another paper is listed in the arXiv list instead.
+        mistaken = {a.id for a in brief.arxiv if a.likely and a.verified != "ok"}
+        missing = [item.key for item in items
+                   if item.key not in places and not (item.arxiv and set(item.arxiv) <= mistaken)]
+        assert not missing, f"{topic} {day}: {len(missing)} clusters in no list, e.g. {missing[:5]}"
+        for entry in [*brief.carried, *brief.below_cut, *brief.excluded]:
+            assert entry.get("reason"), f"{topic} {day}: {entry['key']} listed without a reason"
+
+
+def test_every_count_in_the_summary_is_the_length_of_its_list(briefs) -> None:
+    for (topic, day), brief in briefs.items():
+        text = "\n".join(brief.summary)
+        assert f"增量条数：{len(brief.increments)} 条" in text, (topic, day)
+        carried = sum(1 for w in brief.warnings if w.carried_from)
+        assert f"警示：{len(brief.warnings)} 条（沿用 {carried} / 新增 {len(brief.warnings) - carried}）" in text
+        assert f"主轴外条目排除 {len(brief.excluded)} 件" in text
+        new = [a for a in brief.arxiv if a.status == "net_new"]
+        assert f"NET-new {len(new)} 个" in text
+        assert f"可引用列表共 {len(brief.arxiv)} 个" in text
+        core = re.search(r"核心增量：(.*)", text)
+        assert core is None or len(re.findall(r"[①-⑳]", core.group(1))) == min(len(brief.increments), 20)
+
+
+def test_no_item_is_both_new_and_said_to_be_old_or_mismatched(briefs) -> None:
+    """A status and a warning about the same item cannot contradict each other."""
+    for (topic, day), brief in briefs.items():
+        by_id = {w.id: w for w in brief.warnings}
+        for inc in brief.increments:
+            for wid in inc.warnings:
+                warning = by_id.get(wid)
+                if warning is None:
+                    continue
+                if inc.status == "net_new":
+                    assert "不计入当日 NET-new" not in warning.text + (warning.action or ""), (topic, day, inc.title)
+            reason = inc.credibility_reason or ""
+            if any(by_id.get(w) and by_id[w].kind == "title_mismatch" for w in inc.warnings):
+                assert "核对一致" not in reason, (topic, day, inc.title)
