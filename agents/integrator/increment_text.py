@@ -28,16 +28,23 @@ _MAX_POINTS = 5
 _POINT_CHARS = 240
 _STRIP_TITLE = re.compile(
     r"^\s*#+\s*|§[\w.()（）]+\s*|(?:增量|承接[^：:]*#)\s*\d*\s*[：:]|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
-    r"|[⭐★☆⚠⚬]+|https?://\S+",
+    r"|[⭐★☆⚠⚬]+|https?://\S+"
+    # The scouts' status marks are not part of a name: "丢弃：…", "（沿用 9-27）", "（转 lin training）".
+    r"|^\s*(?:丢弃|沿用|续立|已锚入?)\s*[：:]|[（(]\s*(?:沿用|续立|已锚|丢弃|转|交给?)[^）)]*[）)]"
+    # Outline numbers of the note are not part of a name: "C.1 ", "A.6 ", "3. ", "线索4 ", "候选 1：".
+    r"|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)*[.、)]?\s+(?=\S)|^\s*[\u4e00-\u9fff]{2,3}\s*\d{1,2}\s*(?:[：:]\s*|\s+)",
     re.IGNORECASE,
 )
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+_ONLY_REFS = re.compile(r"(?:https?://\S+|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?|[\s·,，、/|()（）-])+", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、])\s+")
 
 
 def _clean(text: str) -> str:
     text = _BULLET.sub("", text.strip())
-    if text.startswith("|"):
-        text = " · ".join(cell.strip() for cell in text.strip("|").split("|") if cell.strip() and set(cell.strip()) != {"-"})
+    if text.startswith("|") or text.count(" | ") >= 2:
+        cells = [c.strip() for c in text.strip("|").split("|") if c.strip() and set(c.strip()) != {"-"}]
+        text = f"{cells[0]}：{'，'.join(cells[1:])}" if len(cells) > 1 else "".join(cells)
     return text.replace("**", "").strip()
 
 
@@ -51,7 +58,12 @@ def _cut(text: str, limit: int = _POINT_CHARS) -> str:
 
 
 def _tidy_title(text: str) -> str:
-    title = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", text))
+    title = text
+    for _ in range(3):  # a heading mark, then an outline number, then a status mark: each exposes the next
+        stripped = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", title)).strip()
+        if stripped == title:
+            break
+        title = stripped
     # Removing the identifier can leave "（ ，…" or "（ ）" behind.
     title = re.sub(r"[（(]\s*[)）]", "", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title)).strip(" ·—-:：|")
     for left, right in (("（", "）"), ("(", ")")):
@@ -63,6 +75,8 @@ def _tidy_title(text: str) -> str:
 
 
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
+    if item.key.startswith("note:") and len(item.passages) == 1:
+        return _tidy_title(item.passages[0].heading) or item.title or item.key
     if item.title:
         return item.title
     if item.card is not None:
@@ -113,16 +127,30 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
 
     def add(text: str, path: str, line: int) -> None:
         cleaned = _clean(text)
-        if len(cleaned) < 6 or cleaned in seen or len(points) >= _MAX_POINTS:
-            return
+        if len(_ONLY_REFS.sub("", cleaned)) < 6 or cleaned in seen or len(points) >= _MAX_POINTS:
+            return  # a bare link or number is where the item is, not what it says
         seen.add(cleaned)
         points.append(f"{_cut(cleaned)}（{path} L{line}）")
 
     def add_passages() -> None:
         for passage in sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/"))):
-            for number, line in passage.lines:
-                if _BULLET.match(line) or line.lstrip().startswith("|") and re.search(r"\d", line):
+            header: list[str] = []
+            lines = passage.lines
+            for index, (number, line) in enumerate(lines):
+                if line.lstrip().startswith("|"):
+                    following = lines[index + 1][1] if index + 1 < len(lines) else ""
+                    if _TABLE_RULE.match(following):
+                        header = _cells(line)  # a header row names the columns; it says nothing itself
+                    elif not _TABLE_RULE.match(line) and re.search(r"\d", line):
+                        add(_row_sentence(_cells(line), header), passage.path, number)
+                elif _BULLET.match(line):
                     add(line, passage.path, number)
+
+    def add_card() -> None:
+        card = item.card
+        for sentence in re.split(r"(?<=[。；.!?])\s*", str(getattr(card, "summary", "") or "")):
+            if sentence.strip() and not sentence.lstrip().startswith("#"):
+                add(sentence, str(card.path), 0)
 
     # A new item is best described by its own passage; an integrated one by what is new today.
     if judgement.status == "net_new":
@@ -130,9 +158,23 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     for figure in judgement.new_figures if judgement.status == "integrated" else item.figures:
         add(figure.context, figure.source, figure.line)
     add_passages()
+    if len(points) < 2 and item.card is not None:
+        add_card()
     if not points and item.card is not None:
         points.append(f"{item.card.title}（{item.card.path}）")
     return points
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip().replace("**", "") for cell in row.strip().strip("|").split("|")]
+
+
+def _row_sentence(cells: list[str], header: list[str]) -> str:
+    """A table row as a sentence naming its columns: "Milvus：版本 2.6，QPS 3,900，p99 延迟 14 ms"."""
+    if len(header) != len(cells) or len(cells) < 2:
+        return "；".join(c for c in cells if c)
+    pairs = [f"{h} {c}" if h else c for h, c in zip(header[1:], cells[1:], strict=True) if c]
+    return f"{cells[0]}：{'，'.join(pairs)}"
 
 
 def _label(item: Item, title: str) -> str:
