@@ -95,6 +95,29 @@ def _from_cells(context: str, raw: str) -> tuple[str, bool] | None:
     return None
 
 
+_ID = r"(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
+_SLASH_LIST = re.compile(r"(?P<ids>" + _ID + r"(?:\s*/\s*" + _ID + r")+)\s*[（(](?P<names>[^）)]*)[）)]", re.IGNORECASE)
+
+
+def _from_slash_list(context: str, pos: int, raw: str) -> tuple[str, bool] | str | None:
+    """``2609.27334 / 2609.25853（JIT Memory / MemoryAthena）`` names each number by its place in the list.
+
+    Returns the pair for ``raw``, ``""`` when the number is in such a list whose names do not pair up
+    (no name can be given safely), or None when it is in no such list.
+    """
+    for match in _SLASH_LIST.finditer(context):
+        if not match.start("ids") <= pos < match.end("ids"):
+            continue
+        ids = [i.strip() for i in match.group("ids").split("/")]
+        names = [n.strip() for n in re.split(r"\s*/\s*", re.split(r"[，,；;]", match.group("names"))[0])]
+        index = next((k for k, i in enumerate(ids) if raw in i), None)
+        if index is None or len(names) != len(ids):
+            return ""
+        name = _tidy(names[index])
+        return (name, False) if name else ""
+    return None
+
+
 def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
     """Return ``(name, strong)`` for an arXiv mention, or None when its line gives no name."""
     context, raw = mention.context, mention.raw
@@ -103,6 +126,9 @@ def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
         return None
     if context.lstrip().startswith("|"):
         return _from_cells(context, raw)
+    paired = _from_slash_list(context, pos, raw)
+    if paired is not None:
+        return paired or None
     head = context[:pos].rstrip()
     if head.endswith(("（", "(")):
         head = head[:-1].rstrip()
