@@ -20,12 +20,12 @@ __all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS"]
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("条件未说明", re.compile(
-        r"未说明|没(?:有)?写(?:明|清)?|没(?:有)?(?:给|说)(?:出)?(?:测算)?(?:口径|条件|数|数字|量化|环境|配置)|未给出|无条件|"
+        r"未说明|没(?:有)?说明|没讲|未写明|没(?:有)?写(?:明|清)?|没(?:有)?(?:给|说)(?:出)?(?:测算)?(?:口径|条件|数|数字|量化|环境|配置)|未给出|无条件|"
         r"没有条件|缺(?:少)?条件|口径不明|条件不明|\bconditions? (?:not |un)?stated\b|\bno conditions\b|"
         r"\bwithout (?:stating |giving )?(?:the )?(?:conditions|setup|hardware|config)|\bdoes(?:n't| not) (?:say|state|give)\b|"
         r"\bunspecified\b", re.IGNORECASE)),
     ("单一测试条件", re.compile(
-        r"只有这一组|只(?:在|测了?|跑了?|给了?)(?:一|1)(?:个|组|种|台|套|次)|仅在(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
+        r"只有这一组|只(?:在|测了?|跑了?|给了?)\s*(?:一|1)\s*(?:个|组|种|台|套|次)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
         r"单节点测试|单卡实验|单模型|\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace)s?\b|"
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
     ("作者自报", re.compile(
