@@ -39,7 +39,7 @@ _SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+"
 _STOP = frozenset(
     "arxiv url html abs pdf doi top new net card paper paper_card queue work work-queue vldb iclr osdi neurips "
     "icml sosp nsdi mlsys eurosys sep hf daily the and of for via vs with from to in on at by cs dc lg cl "
-    "jay tom spark flyp stephen inbox md e1prep see ref github link code note tier".split()
+    "inbox md e1prep see ref github link code note tier".split()
 )
 
 
@@ -64,8 +64,13 @@ def name_key(name: str) -> str:
 
 
 def _is_name(text: str) -> bool:
+    """A paper's or system's name: a word of 3+ letters that is not a stop word; a lone lower-case word
+    ("jay", an author's handle before a date) is not one, "vLLM", "KVSET" or "prefix caching" are."""
     words = [w for w in re.split(r"[^A-Za-z]+", text) if w]
-    return any(len(w) >= 3 and w.lower() not in _STOP for w in words)
+    named = [w for w in words if len(w) >= 3 and w.lower() not in _STOP]
+    if len(words) == 1 and named and named[0].islower() and not re.search(r"\d", text):
+        return False
+    return bool(named)
 
 
 def _tidy(name: str) -> str:
