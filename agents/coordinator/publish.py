@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from agents.scanner.e1_format import brief_file_name
 from agents.scanner.notes import decode_bytes
 from state.errors import UsageError, VaultError
 from state.files import atomic_write_bytes, atomic_write_text
@@ -82,7 +83,7 @@ def publish_brief(
         if not _SAFE_PART.match(value) or value.startswith("."):
             raise UsageError(f"{label} {value!r} cannot be part of a vault file name")
     folder = Path(vault_root) / "inbox" / executor
-    target = folder / f"{day.isoformat()}-{topic}-e1prep.md"
+    target = folder / brief_file_name(day, topic)
     rel = target.relative_to(vault_root).as_posix()
     if not target.exists():
         atomic_write_text(target, markdown)
@@ -97,7 +98,7 @@ def publish_brief(
         return PublishResult(
             target, f"已替换 {rel}，原文件保留为 {backup.name}", backup=backup
         )
-    beside = target.with_name(f"{day.isoformat()}-{topic}-e1prep.baton.md")
+    beside = target.with_name(brief_file_name(day, topic, baton=True))
     again = beside.exists()
     atomic_write_text(beside, markdown)
     note = f"{rel} 已有人工简报，未覆盖；baton 版本写在旁边：{beside.name}"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.e1_format import is_brief_path
 from agents.verifier.names import name_words
 from state.models import BriefWarning, Mention
 
@@ -321,7 +322,7 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     number and no URL would otherwise belong to no item and be dropped unseen. The note's sections of
     that kind become one item, named by the note's title. A brief restates its sources: not digested.
     """
-    if not source.startswith("inbox/") or PurePosixPath(source).stem.endswith("-e1prep"):
+    if not source.startswith("inbox/") or is_brief_path(source):
         return []
     own = []
     for passage in source_passages:

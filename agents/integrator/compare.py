@@ -15,15 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.e1_format import D_NUMBER, INCREMENT_LINE, PART, WARNING_LINE
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Brief
 
 __all__ = ["Score", "SectionDisagreement", "CompareResult", "compare_briefs", "parse_theirs", "TheirBrief"]
 
-_PART = re.compile(r"^\s*([一二三四五六七八九十])、(.*)$", re.MULTILINE)
-_INCREMENT = re.compile(r"^\s*增量\s*\d+\s*[：:]", re.MULTILINE)
-_WARNING = re.compile(r"^\s*(?:⚠️\s*)?(?:C\d+|D\d{3,})\s*[（(：:]", re.MULTILINE)
-_D_NUMBER = re.compile(r"\bD(\d{3,})\b")
+_PART, _INCREMENT, _WARNING, _D_NUMBER = PART, INCREMENT_LINE, WARNING_LINE, D_NUMBER
 _PATH = re.compile(r"(?:inbox|organized)/[\w./-]+?\.md")
 _SECTION = re.compile(r"§\s?[\d.()（）]+\d[)）]?")
 

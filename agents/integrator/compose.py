@@ -38,6 +38,7 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
+from agents.scanner.e1_format import is_brief_path
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -214,8 +215,7 @@ def integrate(
         known_topics=frozenset({t.lower() for t in (*(topic.adjacent or ()), topic.name)}
                                | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}))
     other_briefs = {s.path for s in scan.sources
-                    if PurePosixPath(s.path).stem.endswith("-e1prep") and not PurePosixPath(s.path).stem.endswith(
-                        f"-{topic.slot}")}
+                    if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     for item in items:
         # A number written for another paper is listed for audit, never sold as an item of its own.
         wrong.extend(_mistaken_entry(i, mistaken[i], item, results) for i in item.arxiv if i in mistaken)

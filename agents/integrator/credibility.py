@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
+from agents.scanner.e1_format import is_brief_path
 
 __all__ = ["Credibility", "OFFICIAL_HOSTS", "score_credibility", "is_official_url"]
 
@@ -72,7 +73,7 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
 
 def _relay(path: str) -> bool:
     """A finished brief restates its sources: it is a relay, not an independent witness."""
-    return path.removesuffix(".md").endswith("-e1prep")
+    return is_brief_path(path)
 
 
 def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),

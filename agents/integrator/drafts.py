@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from agents.integrator.markdown import render_markdown
 from agents.integrator.summary import refresh_summary
+from agents.scanner.e1_format import brief_file_name
 from state.files import atomic_write_text
 from state.graph_state import RunState
 from state.models import Brief
@@ -16,7 +18,7 @@ __all__ = ["draft_paths", "save_and_write"]
 
 def draft_paths(ctx: BatonContext, state: RunState) -> dict[str, Path]:
     """Where the drafts of this thread go, by format."""
-    stem = f"{state.day}-{state.topic}-e1prep"
+    stem = brief_file_name(date.fromisoformat(state.day), state.topic).removesuffix(".md")
     return {fmt: ctx.settings.out_dir / f"{stem}.{fmt}" for fmt in ctx.settings.formats}
 
 

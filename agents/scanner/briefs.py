@@ -21,6 +21,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.e1_format import INCREMENT_HEAD, PART_LINE, is_brief_name
 from agents.scanner.notes import VaultFile, read_vault_file
 
 __all__ = [
@@ -51,8 +52,8 @@ _PLAIN = re.compile(r"(?<![\w])D(\d{3,4})(?!\d)")
 _INNER_MARK = re.compile(rf"[（(][{_MARKS}]+[）)]")
 _TRAILING_MARK = re.compile(rf"\s*[（(][{_MARKS}]+[）)]\s*$")
 _TRAILING_RISK = re.compile(r"\s+(?:中低|中高|中|低|高)\s*$")
-_SECTION = re.compile(r"^\s*(?:#+\s*)?([一二三四五六七八九十]+)、")
-_INCREMENT = re.compile(r"^\s*(?:#+\s*)?(?:增量\s*\d+|承接[^：:]{0,20}#?\d+|\d+\.)\s*[：:．.]?\s*")
+_SECTION = PART_LINE
+_INCREMENT = INCREMENT_HEAD
 _TITLE_STOP = re.compile(r"[（(：:⭐★→—§]|\s[—–-]\s|\s·\s|\s·\s*$")
 
 
@@ -120,11 +121,6 @@ def risk_of_mark(mark: str | None) -> str | None:
         return {"中高": "高", "中低": "低"}.get(mark.strip(), mark.strip())
     strong = sum(1 for ch in mark if ch in "⚠⭐★")
     return "高" if strong >= 3 else "中" if strong == 2 else "低"
-
-
-def is_brief_name(name: str) -> bool:
-    """Tell whether a file name is an E1 brief (slug ending in ``-e1prep``)."""
-    return name.removesuffix(".md").endswith("-e1prep")
 
 
 def _clean_text(text: str) -> str:

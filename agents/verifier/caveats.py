@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import RISK_OF_MARKS
+from agents.scanner.e1_format import is_brief_path
 from agents.verifier.claims import make_warning
 from state.models import BriefWarning, Mention
 
@@ -47,7 +48,7 @@ def caveat_subject(claim: str, heading: str) -> str:
 
 
 def _is_window_note(path: str) -> bool:
-    return path.startswith("inbox/") and not path.removesuffix(".md").endswith("-e1prep")
+    return path.startswith("inbox/") and not is_brief_path(path)
 
 
 def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from rapidfuzz import fuzz
 
+from agents.scanner.e1_format import is_brief_path
 from agents.verifier.claims import make_warning, quote
 from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
 from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
@@ -151,7 +152,7 @@ def check_single_source(mentions: Sequence[Mention], references: Sequence[Mentio
         if len(where) != 1 or identifier in linked or identifier in carded or not where & window:
             continue
         source = next(iter(where))
-        if source.removesuffix(".md").endswith("-e1prep"):
+        if is_brief_path(source):
             continue  # a brief restates what its sources said; the sources are checked instead
         by_source[source].append(identifier)
     # One warning per source: a listing note (an HF daily table, say) names many numbers at once.

@@ -1,0 +1,50 @@
+"""The E1 brief's format, in one place: file names, part headings, increment, warning and D-number lines.
+
+Everything that reads or writes a brief goes through here: the scanner's brief
+parser (``agents.scanner.briefs``), the register, ``compare``, the integrator's
+clustering and source weighting, and the drafts and publishing (file names).
+
+- A brief is a note whose slug ends in ``-e1prep`` (``2026-09-28-llm-infra-e1prep.md``); baton's
+  own published copy sits beside a person's as ``….e1prep.baton.md``.
+- Parts are headed ``一、…`` … ``七、…``; increments ``增量 N：…`` (and ``承接…#N``); warnings
+  ``⚠️ C3（新增 D214）：…`` or ``D195：…``; a D-number is ``D`` and three or more digits.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import PurePosixPath
+
+__all__ = [
+    "BRIEF_SLUG", "brief_file_name", "is_brief_name", "is_brief_path", "PART", "PART_LINE", "INCREMENT_HEAD",
+    "INCREMENT_LINE", "WARNING_LINE", "D_NUMBER",
+]
+
+BRIEF_SLUG = "e1prep"
+
+# A part heading: "一、检查过的来源清单" (Markdown "#" allowed before it).
+PART_LINE = re.compile(r"^\s*(?:#+\s*)?([一二三四五六七八九十]+)、")
+PART = re.compile(r"^\s*([一二三四五六七八九十])、(.*)$", re.MULTILINE)
+# An increment's first line: "增量 3：…", "承接稳态 #2：…", or a numbered line inside part 二.
+INCREMENT_HEAD = re.compile(r"^\s*(?:#+\s*)?(?:增量\s*\d+|承接[^：:]{0,20}#?\d+|\d+\.)\s*[：:．.]?\s*")
+INCREMENT_LINE = re.compile(r"^\s*增量\s*\d+\s*[：:]", re.MULTILINE)
+# A warning's first line: "⚠️ C3（新增 D214）：…" or "D195：…".
+WARNING_LINE = re.compile(r"^\s*(?:⚠️\s*)?(?:C\d+|D\d{3,})\s*[（(：:]", re.MULTILINE)
+D_NUMBER = re.compile(r"\bD(\d{3,})\b")
+
+
+def brief_file_name(day: date, topic: str, *, baton: bool = False) -> str:
+    """``<date>-<topic>-e1prep.md`` (``….e1prep.baton.md`` for baton's copy beside a person's)."""
+    return f"{day.isoformat()}-{topic}-{BRIEF_SLUG}{'.baton' if baton else ''}.md"
+
+
+def is_brief_name(name: str) -> bool:
+    """Tell whether a file name is a person's E1 brief (slug ending in ``-e1prep``; baton's
+    ``.baton.md`` copy is told apart by the window scan)."""
+    return name.removesuffix(".md").endswith(f"-{BRIEF_SLUG}")
+
+
+def is_brief_path(path: str) -> bool:
+    """Tell whether a vault path is an E1 brief (a relay of its sources, not a first-hand note)."""
+    return is_brief_name(PurePosixPath(path).name)
