@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS"]
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING"]
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("条件未说明", re.compile(
@@ -36,9 +36,15 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
         r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),
 )
-_MARKS = re.compile(r"⚠[⚠⚬]*")
+_MARKS = re.compile(r"⚠\ufe0f?(?:[⚠⚬]\ufe0f?){0,2}(?![⚠⚬])")  # longer runs (⚠⚬⚬⚬⚬) count days, not doubt
 RISK_OF_MARKS = {"⚠⚠⚬": "中", "⚠⚠⚠": "高", "⚠⚬⚬": "中低", "⚠⚬": "低", "⚠": "低"}
-_LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means)|风险标记|评级[：:]|图例|legend", re.IGNORECASE)
+_LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means|为|是|代表|越多)|风险标记|评级[：:]|标记[：:]|口径[：:].*⚠|图例|legend",
+                     re.IGNORECASE)
+# A heading that opens a list of things to verify: each item under it is a caveat, the heading is not.
+LIST_HEADING = re.compile(r"^\s*#+\s*(?:待核(?:实)?(?:清单|事项|列表)?|to verify|open questions?|needs? checking)\s*[：:]?\s*$",
+                          re.IGNORECASE)
+# A mark alone is a caveat only on a claim: a figure, a paper number or a name on the line.
+_CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
 _SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
                       re.IGNORECASE)
 _NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|未核实|未复现|未确认",
@@ -70,14 +76,18 @@ def find_caveats(line: str) -> list[Caveat]:
     if _SETTLED.search(text) and not _NOT_SETTLED.search(text):
         return []
     marks = _MARKS.search(text)
-    mark = marks.group(0) if marks else None
+    mark = marks.group(0).replace("\ufe0f", "") if marks else None
     head = _LIST_HEAD.match(text)
     if head:  # "待核：InferenceBench 显著性；2609.23130 的 1-4% 说法要看表": each item is a claim to verify
         items = [part.strip() for part in re.split(r"[；;]", text[head.end():]) if part.strip()]
         return [Caveat(_labels(part)[0] if _labels(part) else "待核实", part, mark) for part in items]
+    if LIST_HEADING.match(text):
+        return []
     labels = _labels(text)
     if not labels and mark is None:
         return []
+    if not labels and not _CLAIM.search(_MARKS.sub("", text)):
+        return []  # "今天心情不好 ⚠": a mark with nothing to doubt
     if not labels and text.lstrip().startswith("#"):
         # A heading rated ⚠: the whole section is flagged; only a strong flag (⚠⚠…) is a caveat of its own.
         return [Caveat("来源标注风险", text.lstrip("#").strip(), mark)] if (mark or "").count("⚠") >= 2 else []

@@ -36,9 +36,13 @@ _ADDRESS = re.compile(
     r"|\bif you are an?\s+(?:\w+\s+)?" + _CALLABLE + r"\b"
     r"|\b(?:any|every|each)\s+(?:\w+\s+)?" + _READER + r"\s+(?:reading|processing|summari[sz]ing|parsing|ingesting)\b"
     r"|\bwhen(?:ever)? you (?:summari[sz]e|digest|condense|process|read)\s+" + _THIS_TEXT +
-    r"|(?:给|致|写给|提醒)\s*(?:各位|所有|正在阅读的|读到这里的|后续的)?\s*" + _READER_ZH + r"(?:\s*" + _READER_ZH +
-    r")*\s*们?\s*(?:的话\s*[：:，,]?|[：:，,])"
-    r"|^[\W_]*" + _CALLABLE_ZH + r"\s*[，,：:]"
+    r"|(?:^|[(\[（【>\s])to\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+)?" + _READER +
+    r"\s+(?:\w+ing|who|that)\b[^:：]{0,60}[:：]"
+    r"|\[/?INST\]|<\|im_start\|>|<\|system\|>|<<SYS>>"
+    r"|请\s*" + _CALLABLE_ZH +
+    r"|(?:给|致|写给|提醒|亲爱的)\s*(?:各位|所有|正在阅读的|读到这里的|后续的)?\s*" + _READER_ZH + r"(?:\s*" + _READER_ZH +
+    r")*\s*们?\s*(?:的(?:一段|一句)?话\s*[：:，,]?|[：:，,])"
+    r"|^[\W_]*" + _CALLABLE_ZH + r"(?:\s*" + _CALLABLE_ZH + r")*\s*[，,：:]"
     r"|(?:如果|若|假如)你是\s*(?:一个|一款)?\s*" + _CALLABLE_ZH +
     r"|当你(?:在)?(?:总结|摘要|汇总|整理|消化|处理|阅读)(?:本|这|此)(?:文|份|篇|条|页|笔记|文件|内容)",
     re.IGNORECASE | re.MULTILINE,

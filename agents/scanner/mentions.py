@@ -6,7 +6,7 @@ import calendar
 import re
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.caveats import find_caveats
+from agents.scanner.caveats import LIST_HEADING, find_caveats
 from agents.scanner.instructions import is_instruction
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
@@ -113,12 +113,18 @@ def _number(text: str) -> float:
 def extract_mentions(source: str, text: str) -> list[Mention]:
     """Extract every mention from ``text`` (the body of ``source``), line by line."""
     mentions: list[Mention] = []
-    heading = ""
+    heading, to_verify = "", False
     for index, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         if line.lstrip().startswith("#"):
             heading = line.strip().lstrip("#").strip()
+            to_verify = bool(LIST_HEADING.match(line))
+        elif to_verify and re.match(r"^\s*(?:[-*•]|\d+[.)、])\s+\S", line) and not find_caveats(line):
+            # An item of a "待核清单" is a claim to verify though it says so only in the heading.
+            mentions.append(Mention(source=source, kind="caveat", value="待核实", raw=line.strip()[:300], line=index,
+                                    context=line.strip().lstrip("-*• ")[:300], detail={"heading": heading[:200],
+                                                                                       "marks": None}))
         url_spans = []
         for url, start, end in find_urls(line):
             url_spans.append((start, end))

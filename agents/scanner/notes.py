@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -147,20 +148,66 @@ def _body_time(body: str, day: date | None, tz: ZoneInfo) -> datetime | None:
     return None
 
 
+# Bounds on what one file can cost: a note is a few KB; a 50 MB file or a 10 MB line is a mistake or an attack.
+MAX_FILE_BYTES = 2_000_000
+MAX_LINE_CHARS = 20_000
+
+
+def refusal(root: Path, path: Path) -> str | None:
+    """Why ``path`` is not read at all: it leads outside the vault, or it is not a regular file."""
+    try:
+        target = path.resolve(strict=True)
+        inside = target.is_relative_to(root.resolve())
+        mode = target.stat().st_mode
+    except (OSError, RuntimeError) as exc:
+        return f"cannot open the file: {getattr(exc, 'strerror', None) or exc}"
+    if not inside:
+        return "it links to a file outside the vault; baton reads nothing outside the vault"
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
+        return f"it is {kind}, not a regular file"
+    return None
+
+
+def _cap_lines(text: str) -> tuple[str, int]:
+    if len(text) <= MAX_LINE_CHARS or all(len(line) <= MAX_LINE_CHARS for line in text.split("\n")):
+        return text, 0
+    lines = text.split("\n")
+    long = sum(1 for line in lines if len(line) > MAX_LINE_CHARS)
+    return "\n".join(line[:MAX_LINE_CHARS] for line in lines), long
+
+
 def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
     """Read ``path`` (inside ``root``) and resolve its time; never raises for bad content."""
     rel = path.relative_to(root).as_posix()
     parts = rel.split("/")
     agent = parts[1] if len(parts) > 2 and parts[0] == "inbox" else None
     name = parse_note_name(path.name)
+    refused = refusal(root, path)
+    if refused:
+        file = VaultFile(rel, agent, name, 0, "", None, None)
+        file.problems.append(("unreadable", refused))
+        return file
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         file = VaultFile(rel, agent, name, 0, "", None, None)
         file.problems.append(("unreadable", f"cannot read the file: {exc.strerror or exc}"))
         return file
-    file = VaultFile(rel, agent, name, len(raw), hashlib.sha256(raw).hexdigest(), None, None)
+    size = path.stat().st_size
+    cut = len(raw) > MAX_FILE_BYTES
+    raw = raw[:MAX_FILE_BYTES]
+    file = VaultFile(rel, agent, name, size, hashlib.sha256(raw).hexdigest(), None, None)
+    if cut:
+        file.problems.append(("truncated", f"the file is {size / 1e6:.1f} MB; only its first "
+                                           f"{MAX_FILE_BYTES // 1_000_000} MB were read"))
     text, encoding = decode_bytes(raw)
+    if text is not None:
+        text, long_lines = _cap_lines(text)
+        if long_lines:
+            file.problems.append(("truncated", f"{long_lines} line(s) longer than {MAX_LINE_CHARS:,} characters "
+                                               f"were cut at that length"))
     file.text, file.encoding = text, encoding
     if text is None:
         file.problems.append(("decode_error", "bytes are neither UTF-8 nor GB18030 text; re-save the file as UTF-8"))

@@ -12,7 +12,7 @@ from agents.scanner.cards import Card, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_mentions
-from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file
+from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, refusal
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
@@ -171,8 +171,13 @@ def _far_from_window(path: Path, cfg: VaultConfig, scan: WindowScan) -> bool:
     A year of cards is parsed in full only when it matters: a card whose line is missing or
     unreadable is parsed (and, when broken, listed with the parser's reason) as before.
     """
-    with path.open("rb") as handle:
-        head = handle.read(2048)
+    if refusal(cfg.root, path):
+        return False  # not opened here: the full read lists it with the reason
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(2048)
+    except OSError:
+        return False
     match = _INGESTED.search(head)
     when = parse_front_time(match.group(1).decode().strip(), cfg.tz) if match else None
     return when is not None and not _near(when.astimezone(cfg.tz).date(), scan)
@@ -188,7 +193,8 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
         file = read_vault_file(cfg.root, path, cfg.tz)
         card = parse_card(file)
         if isinstance(card, str):
-            status = "decode_error" if file.text is None else "bad_front_matter"
+            status = (file.problems[0][0] if file.problems else "decode_error") if file.text is None \
+                else "bad_front_matter"
             scan.sources.append(SourceEntry(path=file.path, kind="card", bytes=file.size, status=status,
                                             reason=card, encoding=file.encoding, sha256=file.sha256 or None,
                                             in_window=False, flags=[status]))
