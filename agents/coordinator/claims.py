@@ -68,7 +68,7 @@ _MONTH_DAY = re.compile(
     r"(?<![\d-])(?:(\d{4})-)?(\d{1,2})-(\d{1,2})(?![\d-])|(?<!\d)(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"
 )
 # A date that starts a run ("9-22 起连续", "since 9-22") is not the day the clause is about.
-_RUN_START = re.compile(r"^\s*(?:起|以来|开始|至今)")
+_RUN_START = re.compile(r"\s*(?:起|以来|开始|至今)")
 _SINCE = re.compile(r"(?:\bsince|\bfrom|自|从)\s*$", re.IGNORECASE)
 _RELATIVE_DAYS = (
     (re.compile(r"前日|前天|day\s+before\s+yesterday", re.IGNORECASE), -2),
