@@ -77,6 +77,7 @@ _AT_LEAST = re.compile(r"(?:超过|高于|不低于|至少|>|≥|over|above|at l
 _AT_MOST = re.compile(r"(?:低于|不超过|至多|<|≤|under|below|at most|less than)\s*$", re.IGNORECASE)
 _CHAIN_SEP = re.compile(r"^\s*(?:vs\.?|VS\.?|对比?|比|/|、|和|与|and|versus)\s*$")
 _CLAUSE_BREAK = re.compile(r"[。；;，,]")
+_TIME_METRICS = frozenset({"ttft", "itl", "tpot", "latency", "p50", "p99"})
 
 
 @dataclass(frozen=True)
@@ -269,12 +270,17 @@ _CONDITIONS = {
     "context": re.compile(r"(\d+\s*[Kk])\s*(?:context|ctx|上下文|tokens? context)|(?:context|ctx|上下文)(?:\s*length|长度)?"
                           r"\s*[=:：]?\s*(\d+\s*[Kk]?)", re.IGNORECASE),
     "turns": re.compile(r"(多轮|单轮|multi-turn|single-turn)", re.IGNORECASE),
+    "workload": re.compile(r"(前缀密集|prefix-heavy|prefix-dense|长上下文|long-context|代码|code|聊天|chat|对话|检索|RAG|agent|智能体)",
+                           re.IGNORECASE),
 }
-_TURNS = {"多轮": "multi", "multi-turn": "multi", "单轮": "single", "single-turn": "single"}
+_TURNS = {"多轮": "multi", "multi-turn": "multi", "单轮": "single", "single-turn": "single", "前缀密集": "prefix",
+          "prefix-heavy": "prefix", "prefix-dense": "prefix", "长上下文": "long", "long-context": "long",
+          "代码": "code", "聊天": "chat", "对话": "chat", "检索": "rag", "智能体": "agent"}
 
 
 def conditions_of(text: str, own: str = "") -> dict[str, frozenset[str]]:
-    """The conditions ``text`` states, by kind (hardware, precision, model, concurrency, context, turns)."""
+    """The conditions ``text`` states, by kind (hardware, precision, model, concurrency, context, turns,
+    workload)."""
     found: dict[str, frozenset[str]] = {}
     for kind, pattern in _CONDITIONS.items():
         values = set()
@@ -282,17 +288,48 @@ def conditions_of(text: str, own: str = "") -> dict[str, frozenset[str]]:
             value = next(g for g in match.groups() if g).replace(" ", "").upper()
             if kind == "model" and own and value == own.replace(" ", "").upper():
                 continue  # the figure itself ("70B")
-            values.add(_TURNS.get(value.lower(), value) if kind == "turns" else value)
+            values.add(_TURNS.get(value.lower(), value.lower()) if kind in ("turns", "workload") else value)
         if values:
             found[kind] = frozenset(values)
     return found
 
 
-def _condition_text(mention: Mention) -> str:
+_SCOPE = re.compile(rf"(?:{_METRIC_ALT})(?:\s*[A-Za-z0-9\u4e00-\u9fff]{{0,4}})?\s*[（(]([^）)]{{1,24}})[）)]", re.IGNORECASE)
+
+
+def _scope(text: str) -> frozenset[str]:
+    """The set-up a metric is written with: ``TTFT（多轮 Agent）`` → 多轮agent."""
+    return frozenset(m.group(1).replace(" ", "").lower() for m in _SCOPE.finditer(text)
+                     if not _CONDITIONS["hardware"].fullmatch(m.group(1).strip()))
+
+
+def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int) -> dict[str, frozenset[str]]:
+    """The conditions of one figure: those written at the figure (its head since the previous figure, its
+    parenthetical) and, for each kind the figure leaves open, the sentence's when the sentence names only one.
+    A table figure's are those of its row and its column header; the metric's parenthetical is its scope."""
+    own = mention.raw.strip()
     table = mention.detail.get("table")
     if table:
-        return f"{table.get('header', '')} | " + " | ".join(table["row"])
-    return mention.context
+        text = f"{table.get('header', '')} | " + " | ".join(table["row"])
+        found = conditions_of(text, own)
+        scope = _scope(f"{table.get('header', '')} {table['row'][0] if table['row'] else ''}")
+        if scope:
+            found["scope"] = scope
+        return found
+    context = mention.context
+    chain = _chain(context, spans, index)
+    first = chain[0] if chain else index
+    start = spans[first - 1][1] if first > 0 else 0
+    pos, end = spans[index]
+    tail = re.match(r"\s*[（(][^）)]{0,40}[）)]", context[end:])
+    found = conditions_of(context[start:pos] + (tail.group(0) if tail else ""), own)
+    for kind, values in conditions_of(context, own).items():
+        if kind not in found and len(values) == 1:
+            found[kind] = values
+    scope = _scope(context[start:end + (len(tail.group(0)) if tail else 0)])
+    if scope:
+        found["scope"] = scope
+    return found
 
 
 def _subject(mention: Mention, ids: dict[tuple[str, int], list[str]]) -> str | None:
@@ -380,9 +417,14 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = _subject(mention, ids)
         if metric is None or subject is None:
             continue
+        if metric in _TIME_METRICS and unit != "ms":
+            continue  # "TTFT -46%" or "4.5× TTFT": a relative change, not a latency
+        if unit == "×" and not table:
+            pair = _name_chain(context[:pos], sources, 2)
+            subject = f"{pair[0]} vs {pair[1]}" if pair else subject
         qualifiers = metric_qualifiers(_qualifier_text(mention, spans, index))
         metric = " ".join([metric, *qualifiers])
-        conditions = conditions_of(_condition_text(mention), mention.raw.strip())
+        conditions = _claim_conditions(mention, spans, index)
         claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
     return claims
 
