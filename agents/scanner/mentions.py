@@ -24,7 +24,7 @@ _NAME_BEFORE = re.compile(rf"(?<![\w.\-])({_NAME_TOKEN})(?![\w.\-])")
 _NOT_PRODUCT = frozenset({"top", "tier", "step", "stage", "phase", "level", "round", "table", "figure", "fig", "section",
                           "page", "score", "f1", "bleu", "rouge", "auc", "em", "arxiv", "doi", "version", "release",
                           "v", "vs", "and", "or", "the", "sec", "part", "chapter", "since", "from", "to"})
-_VERSION_GAP = 16  # at most this many characters between a product name and its version
+_VERSION_GAP = 24  # at most this many characters between a product name and its version
 _TABLE_RULE = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
 
 

@@ -50,6 +50,8 @@ _HISTORIC = re.compile(
     r"\bdeprecated\b|\bupgraded?\b|\bmigrat\w*\b|\bused to\b",
     re.IGNORECASE,
 )
+_HISTORIC_HEAD = re.compile(r"升级自|迁移自|前一版|上一版|旧版|\bsince\b|\b(?:upgraded|migrated|moved)\s+from\b|"
+                            r"\bprevious(?:ly)?\b|\bformerly\b", re.IGNORECASE)
 _NAME = re.compile(r"(?<![\w.\-])([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)(?![\w\-])")
 _DOMAIN = re.compile(r"\.(?:com?|ai|io|net|org|tech|dev|cn|blog|app|sh|me)$", re.IGNORECASE)
 _SOURCE_AFTER = re.compile(r"^\s*(?:blog|博客|测得|测|实测|报告|报道|那份|那组|这份|这组|文|原文|称|reports?|says|measured|"
@@ -300,7 +302,8 @@ _SCOPE = re.compile(rf"(?:{_METRIC_ALT})(?:\s*[A-Za-z0-9\u4e00-\u9fff]{{0,4}})?\
 def _scope(text: str) -> frozenset[str]:
     """The set-up a metric is written with: ``TTFT（多轮 Agent）`` → 多轮agent."""
     return frozenset(m.group(1).replace(" ", "").lower() for m in _SCOPE.finditer(text)
-                     if not _CONDITIONS["hardware"].fullmatch(m.group(1).strip()))
+                     if not _CONDITIONS["hardware"].fullmatch(m.group(1).strip())
+                     and not metric_qualifiers(m.group(1)))
 
 
 def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int) -> dict[str, frozenset[str]]:
@@ -422,7 +425,12 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         if unit == "×" and not table:
             pair = _name_chain(context[:pos], sources, 2)
             subject = f"{pair[0]} vs {pair[1]}" if pair else subject
-        qualifiers = metric_qualifiers(_qualifier_text(mention, spans, index))
+        qualifier_text = _qualifier_text(mention, spans, index)
+        if metric in ("p50", "p99"):
+            # "TTFT p99 180ms": the percentile qualifies the metric named before it, else a latency.
+            base = [m for m in ("ttft", "itl", "tpot", "latency", "延迟") if m in qualifier_text.lower()]
+            metric = "latency" if not base or base[0] == "延迟" else base[0]
+        qualifiers = metric_qualifiers(qualifier_text)
         metric = " ".join([metric, *qualifiers])
         conditions = _claim_conditions(mention, spans, index)
         claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
@@ -436,12 +444,12 @@ def _version_current(mention: Mention) -> tuple[bool, bool]:
     product = str(mention.detail.get("product"))
     start = context.rfind(product, 0, max(pos, 0) + 1) if pos >= 0 else -1
     near = context[start if start >= 0 else max(0, pos - 16):max(pos, 0)]
-    clause_head = _CLAUSE_BREAK.split(context[:max(pos, 0)])[-1]
+    clause_head = re.split(r"\d+(?:\.\d+)+", _CLAUSE_BREAK.split(context[:max(pos, 0)])[-1])[-1]
     after = _CLAUSE_BREAK.split(context[max(pos, 0) + len(mention.raw):])[0][:24] if pos >= 0 else ""
     historic = bool(_HISTORIC.search(near) or re.match(r"\s*(?:之前|以前|时代|起|以来|升级|迁移)", after)
-                    or re.search(r"(?:升级|迁移|upgrade[ds]?|migrat\w*)\s*(?:自|from)\s*$", clause_head, re.IGNORECASE))
-    current = bool(_CURRENT.search(near) or _CURRENT.search(clause_head[-16:])
-                   or re.match(r"\s*(?:为|是|is)?\s*(?:当前|最新|current|latest)", after, re.IGNORECASE))
+                    or _HISTORIC_HEAD.search(clause_head[-40:]))
+    current = bool(_CURRENT.search(near) or _CURRENT.search(clause_head[-40:])
+                   or re.match(r"\s*(?:为|是|is|are)?\s*(?:the\s+)?(?:当前|最新|current|latest)", after, re.IGNORECASE))
     return current and not historic, historic
 
 
