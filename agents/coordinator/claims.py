@@ -50,8 +50,8 @@ _NOT_GAP = re.compile(
 )
 # Words that say no note has come: they win over arrival words in one clause ("未出 … 迟交只闭合了 9-28 当日").
 _NOT_IN = re.compile(
-    r"仍未|尚未|未出|未见|未交|未到达|未到(?!时限|期)|没到|没出|没交|没有产出|无产出|缺失|"
-    r"\bstill\s+(?:missing|out|absent|not)\b|\bno\s+(?:delivery|note|output)\b|\bnothing\s+(?:yet|in|delivered)\b|"
+    r"仍未(?:到达|[出交到见])?|尚未(?:到达|[出交到见])?|未见产出|未出|未见|未交|未到达|未到(?!时限|期)|没到|没出|没交|没有产出|无产出|缺失|"
+    r"\bstill\s+(?:missing|out|absent|not)\b|\bno\s+(?:delivery|note|output)(?:\s+yet)?\b|\bnothing\s+(?:yet|in|delivered)\b|"
     r"\bnot\s+(?:yet\s+)?(?:in|arrived|delivered|received|submitted)\b|\bhas(?:n't| not)\s+(?:yet\s+)?"
     r"(?:arrived|come|landed|been delivered)\b|\bmissing\b|\babsent\b",
     re.IGNORECASE,
@@ -158,6 +158,15 @@ def _days(text: str, note_day: date) -> list[date]:
     return [note_day]
 
 
+def _ends_on_state(clause: str) -> bool:
+    """Whether nothing but times, dates and asides follows the clause's last state word ("mei 仍未出（10:00）")."""
+    ends = [m.end() for rx in (_NOT_GAP, _NOT_IN, _LATE, _IN, _GAP) for m in rx.finditer(clause)]
+    if not ends:
+        return False
+    rest = re.sub(r"[（(][^）)]*[）)]|\d{1,2}:\d{2}|\d{1,2}-\d{1,2}|[\s，。,.;；:：!！、—-]", "", clause[max(ends):])
+    return not rest
+
+
 def claimed_state(text: str) -> ClaimState | None:
     """The state a clause claims, or None when it claims nothing (a condition, a request, the future)."""
     if _NO_CLAIM.search(text):
@@ -201,6 +210,8 @@ def read_clause(clause: str, slots: Sequence[Slot], note_day: date, author: str 
     found = _find_slots(place, slots, author)
     if where is None and len(found) != 1:
         return []
+    if where is None and not _slot_rx(found[0].name).search(clause) and not _ends_on_state(clause):
+        return []  # "mei 已出精读": the agent's other note, not its slot
     streak = _streak(clause, state)
     if where is None:
         days = _days(clause, note_day)
