@@ -147,3 +147,20 @@ def test_a_late_claim_for_a_slot_still_missing_is_an_unreported_gap(tiny_vault: 
     warnings = {w.key: w for w in check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 3), cfg)}
     assert "标为迟交已到" in warnings["gap_unreported#lin/radar/2026-03-11"].text
     assert not any(k.startswith("false_alarm") for k in warnings)
+
+
+@pytest.mark.parametrize(("status", "where", "expected"), [
+    ("⚠ 未出 —— 需要 lead 介入", "lin · radar", [("lin/radar", DAY, "open", None)]),
+    ("⚠⚬⚬ still missing · day 2", "lin | radar", [("lin/radar", DAY, "open", 2)]),
+    ("✅ 08:00", "mei · digest（3-10）", [("mei/digest", date(2026, 3, 10), "met", None)]),
+    ("昨日 21:05 迟交已到", "otto · evening", [("otto/evening", date(2026, 3, 10), "late", None)]),
+    ("未到时限（3-10 ✅ 20:10）", "otto · evening", []),
+    ("not yet due", "otto | evening", []),
+    ("若 14:00 前未出，则记缺口", "mei · digest", []),
+    ("并非缺口：已请假", "lin · radar", [("lin/radar", DAY, "met", None)]),
+    ("late but in — 21:05", "otto · evening", [("otto/evening", DAY, "late", None)]),
+    ("未见产出 · ⚠⚬⚬⚬", "lin · radar", [("lin/radar", DAY, "open", 3)]),
+])
+def test_status_cells(status: str, where: str, expected: list[tuple[str, date, str, int | None]]) -> None:
+    readings = read_clause(status, SLOTS, DAY, where=where)
+    assert [(r.slot, r.day, r.state, r.streak) for r in readings] == expected

@@ -37,7 +37,7 @@ ClaimState = Literal["open", "met", "late"]
 
 # A condition, a request or a future step claims nothing yet ("若 14:00 前未出则…", "请 … 补出", "not yet due").
 _NO_CLAIM = re.compile(
-    r"若|如果|假如|倘若|万一|要是|未到时限|尚未到时限|未到期|未到\s*due|请|务必|需要|需尽快|要求|应于|今晚|明早|明日|明天|稍后|"
+    r"若|如果|假如|倘若|万一|要是|未到时限|尚未到时限|未到期|未到\s*due|请(?!假)|务必|需要|需尽快|要求|应于|今晚|明早|明日|明天|稍后|"
     r"\bif\b|\bunless\b|\bin case\b|not\s+(?:yet\s+)?due|due\s+later|please|\bshould\b|\bmust\b|\bneeds?\s+to\b|"
     r"\bwill\b|\btonight\b|\btomorrow\b",
     re.IGNORECASE,
@@ -167,10 +167,25 @@ def _ends_on_state(clause: str) -> bool:
     return not rest
 
 
+_SUB_CLAUSE = re.compile(r"——|—|·|\s-\s|[，。；;,]")
+
+
 def claimed_state(text: str) -> ClaimState | None:
-    """The state a clause claims, or None when it claims nothing (a condition, a request, the future)."""
-    if _NO_CLAIM.search(text):
-        return None
+    """The state a clause claims, or None when it claims nothing (a condition, a request, the future).
+
+    The first part of the clause that claims a state decides (``⚠ 未出 —— 需要 lead 介入`` is open);
+    a condition or request before any state leaves the rest unclaimed (``若 14:00 前未出，则记缺口``).
+    """
+    for part in _SUB_CLAUSE.split(text):
+        if _NO_CLAIM.search(part):
+            return None
+        state = _part_state(part)
+        if state is not None:
+            return state
+    return None
+
+
+def _part_state(text: str) -> ClaimState | None:
     if _NOT_GAP.search(text):
         return "met"
     if _NOT_IN.search(text):
@@ -216,7 +231,7 @@ def read_clause(clause: str, slots: Sequence[Slot], note_day: date, author: str 
     if where is None:
         days = _days(clause, note_day)
     else:
-        days = _dates(where, note_day.year)[:1] or [note_day]
+        days = _dates(where, note_day.year)[:1] or _days(re.sub(r"\d{1,2}-\d{1,2}", "", clause), note_day)[:1]
     return [ClauseReading(slot.key, day, state, streak) for slot in found for day in days]
 
 
