@@ -62,7 +62,7 @@ class Mention(_Model):
     """One thing a source says: an arXiv reference, a URL, a version, a figure, a promise…"""
 
     source: str
-    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility"]
+    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility", "caveat"]
     value: str
     raw: str
     line: int
@@ -225,6 +225,8 @@ class Brief(_Model):
     excluded: list[dict] = Field(default_factory=list)
     # Nothing silently dropped: in-topic items already anchored ("沿用") and those below the cut, each with why.
     carried: list[dict] = Field(default_factory=list)
+    # One-item warnings whose item the brief leaves out (a caveat on a non-increment, a date of an off-topic card).
+    set_aside: list[dict] = Field(default_factory=list)
     input_alert: str | None = None  # why today's input looks broken (silent inboxes), for the summary
     below_cut: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"

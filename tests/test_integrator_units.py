@@ -176,14 +176,21 @@ def test_scope_card_category_is_evidence_and_rag_only_is_out():
     assert "RAG" in judge_scope(rag, _rules()).reason
 
 
-def test_credibility_rises_with_card_and_sources_and_falls_with_mismatch_and_warning():
+def test_credibility_follows_the_content_and_not_the_lookup():
     items, _ = _items()
     paper = _by_key(items, "arxiv:2609.31415")
-    high = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="ok")})
-    assert high.score == 5 and "paper_card 1546" in high.reason
+    offline = score_credibility(paper, {})
+    online = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="ok")})
+    # Reaching arXiv is said, not rewarded; not reaching it is said, not punished.
+    assert offline.score == online.score == 4 and "paper_card 1546" in online.reason
+    assert "核对一致" in online.reason and "未联网核对" in offline.reason
+    # The spark brief restates jay's note: a relay, not a second witness.
+    assert "转述" in online.reason and "独立一手来源" not in online.reason
+    assert score_credibility(paper, {}, stars=5).score == 5  # the scout's own high rating counts
     warning = BriefWarning(id="C1", kind="id_conflict", text="2609.31415 两处编号不一致")
-    low = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="mismatch")}, [warning])
-    assert low.score < high.score and "C1" in low.reason and "不一致" in low.reason
+    caveat = BriefWarning(id="C2", kind="caveat", text="只测了一组配置")
+    low = score_credibility(paper, {"2609.31415": ArxivEntry(id="2609.31415", verified="mismatch")}, [warning, caveat])
+    assert low.score < online.score and "C1" in low.reason and "C2" in low.reason and "不一致" in low.reason
     aside = _by_key(items, "arxiv:2609.28870")
     assert score_credibility(aside, {}).score <= 3
 

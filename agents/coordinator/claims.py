@@ -286,7 +286,8 @@ def parse_claims(file: VaultFile, slots: Sequence[Slot], check_at: str = "12:45"
 def read_coordination_notes(cfg: VaultConfig, start: date, end: date) -> list[VaultFile]:
     """Read the coordination notes dated ``start``…``end`` (``inbox/*/*coordination*``)."""
     root = Path(cfg.root)
-    agents = sorted({s.agent for s in cfg.schedule.slot if s.name == "coordination"}) or ["stephen"]
+    agents = sorted({s.agent for s in cfg.schedule.slot if s.name == "coordination"}) or sorted(
+        p.name for p in (root / "inbox").iterdir() if p.is_dir()) if (root / "inbox").is_dir() else []
     files = []
     for agent in agents:
         for path in sorted((root / "inbox" / agent).glob("*coordination*.md")):

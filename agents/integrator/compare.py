@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
+from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.urls import find_urls, normalize_url
@@ -60,6 +61,7 @@ class CompareResult(BaseModel):
     increments: Score
     warnings: Score
     sections: list[SectionDisagreement] = Field(default_factory=list)
+    not_compared: dict[str, int] = Field(default_factory=dict)  # our warnings of kinds the examples keep elsewhere
 
     def lines(self) -> list[str]:
         """Human-readable summary, one line per figure."""
@@ -68,6 +70,9 @@ class CompareResult(BaseModel):
             p = "—" if score.precision is None else f"{score.precision:.2f}"
             return f"{name}: recall {r} precision {p} (ours {score.ours}, theirs {score.theirs}, matched {score.matched})"
         out = [fmt("arXiv", self.arxiv), fmt("increments", self.increments), fmt("warnings", self.warnings)]
+        if self.not_compared:
+            out.append("not compared (kept outside section 三 by the team): "
+                       + ", ".join(f"{k} {n}" for k, n in sorted(self.not_compared.items())))
         out.append(f"sections disagreed: {len(self.sections)}")
         out.extend(f"  {d.key}: ours {d.ours or '—'} vs theirs {' / '.join(d.theirs) or '—'}" for d in self.sections)
         return out
@@ -96,7 +101,19 @@ class TheirBrief(BaseModel):
     warnings: list[TheirBlock] = Field(default_factory=list)
 
 
+# Findings the hand-written briefs keep outside their contradictions section (coordination goes in the
+# status summary; text addressed to a model is not a claim): counted apart, not as unmatched warnings.
+NOT_COMPARED = frozenset({"instruction_in_source", "false_alarm", "gap_unreported", "streak_mismatch"})
 _FIGURE_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
+
+
+def _same_quote(ours: str, theirs: str) -> bool:
+    """Both quote the same source sentence: one of our 「quotes」 stands, nearly word for word, in theirs."""
+    for quoted in re.findall(r"「([^」]{12,})」", ours):
+        for clause in re.split(r"[，,；;：:。]", re.sub(r"^[\s\-*•⚠⚬]+", "", quoted).rstrip("…")):
+            if len(clause.strip()) >= 12 and fuzz.partial_ratio(clause.strip(), theirs) >= 75:
+                return True
+    return False
 
 
 def _same_claim(subject: str, ours: str, theirs: str) -> bool:
@@ -207,17 +224,27 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
     )
     w_ours, w_theirs = set(), set()
     for index, warning in enumerate(ours.warnings):
+        if warning.kind in NOT_COMPARED:
+            continue
         ids = _ids(" ".join(filter(None, [warning.text, warning.subject, warning.key])))
         for j, block in enumerate(theirs.warnings):
             # A shared D-number alone is a coincidence of numbering: the two must also speak of the same thing.
             if (warning.register and warning.register in block.registers
                     and _same_subject(warning.subject or "", block.text)) or (ids & block.arxiv) \
-                    or _same_claim(warning.subject or "", warning.text, block.text):
+                    or _same_claim(warning.subject or "", warning.text, block.text) \
+                    or _same_quote(warning.text, block.text):
                 w_ours.add(index)
                 w_theirs.add(j)
+    compared = [i for i, w in enumerate(ours.warnings) if w.kind not in NOT_COMPARED]
     warnings = _score(
-        len(ours.warnings), len(theirs.warnings), len(w_ours), len(w_theirs),
+        len(compared), len(theirs.warnings), len(w_ours), len(w_theirs),
         [" / ".join(sorted(b.registers | b.arxiv)) or "?" for j, b in enumerate(theirs.warnings) if j not in w_theirs],
-        [w.id for i, w in enumerate(ours.warnings) if i not in w_ours],
+        [f"{ours.warnings[i].id} {ours.warnings[i].kind} {ours.warnings[i].subject}" for i in compared
+         if i not in w_ours],
     )
-    return CompareResult(arxiv=arxiv, increments=increments, warnings=warnings, sections=disagreements)
+    apart = {}
+    for w in ours.warnings:
+        if w.kind in NOT_COMPARED:
+            apart[w.kind] = apart.get(w.kind, 0) + 1
+    return CompareResult(arxiv=arxiv, increments=increments, warnings=warnings, sections=disagreements,
+                         not_compared=apart)

@@ -7,7 +7,8 @@ and identifier in the brief is copied from a source.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from agents.integrator.increment_text import (
     key_points,
     relation_text,
 )
-from agents.integrator.scope import ScopeRules, judge_scope, section_terms, topical_passages
+from agents.integrator.scope import ScopeRules, judge_scope, section_terms, text_relevance, topical_passages
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
     Judgement,
@@ -37,6 +38,7 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
+from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
     ArxivEntry,
@@ -110,6 +112,62 @@ def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
         title=result.title if result and verdict == "ok" else mistaken.name,
         note=f"{why}；{result.note if result and result.note else '本次未联网核对 arXiv'}",
         published=result.published if result else None, likely=mistaken.likely)
+
+
+_CITED_LINE = re.compile(r"((?:inbox|organized)/[^\s：:（）()]+?\.md) L(\d+)")
+
+
+_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
+
+
+def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
+    """A caveat that says what a cross-source finding already says (same subject, a shared number)."""
+    subject = (finding.subject or "").lower()
+    return bool(subject) and subject == (caveat.subject or "").lower() and bool(
+        set(_TOKEN.findall(caveat.text)) & set(_TOKEN.findall(finding.text)))
+
+
+def _about(warning: BriefWarning, item: Item) -> bool:
+    """Whether a one-item warning is about ``item``: it names the item, or (a note's own sections) it
+    stands in the note the item digests."""
+    if not item.key.startswith("note:"):
+        return mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item)
+    # A digest is named by its note: only a warning on one of its own sections' lines is about it.
+    spans = {(p.path, p.start, p.end) for p in item.passages}
+    return any(path == where and start <= int(line) <= end
+               for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans)
+
+
+def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
+                       topical: Callable[[str], bool]) -> tuple[list[BriefWarning], list[dict]]:
+    """Keep the warnings the brief's items need; set the rest aside, listed, never silently dropped.
+
+    A caveat qualifies a claim the brief passes on, a card's date its newness: kept when about an
+    increment (a caveat that restates a cross-source finding is that finding). A title mismatch is kept
+    for any item of the topic. Cross-source findings stay.
+    """
+    kept, aside = [], []
+    findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
+    for warning in warnings:
+        covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)), None)
+        if covered is not None:
+            ok, why = False, f"与 {covered.register or covered.id}（{covered.subject}）是同一件事，已在该条中"
+        elif warning.kind in ("caveat", "date_mismatch"):
+            # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
+            ok = any(_about(warning, item) for item in chosen) or (
+                warning.kind == "caveat" and warning.risk in ("中", "高") and topical(warning.text))
+            why = "所涉条目未入选本轮增量"
+        elif warning.kind in ITEM_KINDS:
+            ok = any(_about(warning, item) for item in in_topic)
+            why = "所涉条目在本主轴之外"
+        else:
+            ok, why = True, ""
+        if ok:
+            kept.append(warning)
+        else:
+            aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
+                          "sources": warning.sources, "reason": why})
+    return kept, aside
 
 
 def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc:
@@ -200,12 +258,19 @@ def integrate(
             judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence)
         title = item_title(item, judgement)
         on_item = _warnings_for(item, warnings)
-        credibility = score_credibility(item, results, on_item)
+        credibility = score_credibility(item, results, on_item, fit.stars)
+        # The selection ranks on what the vault says, not on whether arXiv was reached: stable offline/online.
+        # A caveat qualifies a claim the brief passes on; it does not keep the item out of the brief.
+        rank_credibility = score_credibility(item, {}, [w for w in on_item if w.kind != "caveat"], fit.stars).score
         match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv)
         details[item.key] = (credibility, on_item, match, title)
-        rows.append((item, judgement, fit, credibility.score))
+        rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
     chosen_keys = {item.key for item, *_ in chosen}
+    warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
+                                             lambda text: text_relevance(text, rules) >= 1)
+    renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
+    warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
     # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.
     carried: list[dict] = []
     below_cut: list[dict] = []
@@ -225,23 +290,23 @@ def integrate(
                               "status": judgement.status, "reason": cut_reason(item, judgement, fit, rows, chosen,
                                                                               topic.increments)})
     increments = []
-    for rank, (item, judgement, fit, score) in enumerate(chosen, start=1):
+    for rank, (item, judgement, fit, _rank) in enumerate(chosen, start=1):
         credibility, on_item, match, title = details[item.key]
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=item.urls, sources=item.sources, work_queue=item.queue_flag,
             paper_card=item.card.card if item.card is not None else item.queue_card,
-            points=key_points(item, judgement), argument=core_argument(item, title, judgement, doc), credibility=score,
+            points=key_points(item, judgement), argument=core_argument(item, title, judgement, doc), credibility=credibility.score,
             credibility_reason=credibility.reason, relation=relation_text(item, judgement, match, scan, doc),
             section=match.id if match else None, section_title=match.title if match else None,
             key=item.key, relevance=fit.relevance, card_status=card_status(item),
-            warnings=[w.id for w in on_item],
+            warnings=[renamed[w.id] for w in on_item if w.id in renamed],
         ))
     citable: list[ArxivEntry] = []
     ordered = [row for row in chosen] + sorted((r for r in rows if r[0].key not in chosen_keys), key=lambda r: r[0].key)
-    for item, judgement, _fit, score in ordered:
-        _, _, match, title = details[item.key]
-        citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, score, results))
+    for item, judgement, _fit, _rank in ordered:
+        shown, _, match, title = details[item.key]
+        citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, shown.score, results))
     citable.extend(outside)
     # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
     citable.extend(wrong)
@@ -264,7 +329,7 @@ def integrate(
         density=density, honesty=honesty, sources=list(scan.sources),
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
-        excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert,
+        excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert, set_aside=set_aside,
     )
     refresh_summary(brief, topic.increments)
     return brief

@@ -1,10 +1,15 @@
-"""Credibility 1-5 of an item, with the reason in the brief's words.
+"""Credibility 1-5 of an item, from what it is and who says it, with the reason in the brief's words.
 
-Start at 3 (a claim someone wrote down). Raised for a classified paper card,
-an official source (the arXiv page once verified, a project's own blog or
-docs, a merged PR or a release page), several independent sources (distinct
-agents). Lowered for a single source without any link, an arXiv number the
-verifier found mismatched, missing or malformed, and for each open warning.
+Start at 3 (a claim someone wrote down). Raised for a classified paper card, an
+official source (a project's own blog, docs, release page or merged PR),
+independent first-hand sources (distinct scouts' notes: a brief restating them
+is a relay, not another witness), and a scout's high rating. Lowered for a
+single source without any link, a low rating, the author's own caveats, open
+warnings about the item, and an arXiv number arXiv itself contradicts.
+
+An arXiv lookup that did not happen is said ("未联网核对"), never punished, and
+a lookup that did is said, never rewarded: the same vault gives the same
+credibility offline and online, unless arXiv contradicts the number.
 """
 
 from __future__ import annotations
@@ -65,8 +70,15 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
     return ok, bad
 
 
-def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = ()) -> Credibility:
-    """Score ``item``; ``results`` maps arXiv id → the verifier's ArxivEntry, ``warnings`` are its open ones."""
+def _relay(path: str) -> bool:
+    """A finished brief restates its sources: it is a relay, not an independent witness."""
+    return path.removesuffix(".md").endswith("-e1prep")
+
+
+def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),
+                      stars: int = 0) -> Credibility:
+    """Score ``item``; ``results`` maps arXiv id → the verifier's ArxivEntry, ``warnings`` are its open ones,
+    ``stars`` the scouts' own rating of it (0 when none)."""
     score, reasons = 3, []
     card = item.card
     if card is not None and getattr(card, "status", None) == "classified":
@@ -77,27 +89,41 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
         reasons.append(f"paper_card {card.card} 待分类（{getattr(card, 'status', '?')}）")
     verified, bad = _verified(item, results)
     official = [u for u in item.urls if is_official_url(u) and "arxiv.org" not in u]
-    if verified:
-        score += 1
-        reasons.append("arXiv 页面核对一致")
-    elif official:
+    if official:
         score += 1
         reasons.append(f"官方来源（{urlsplit(official[0]).hostname}）")
+    if verified:
+        reasons.append("arXiv 页面核对一致")
     elif item.arxiv and not bad:
         reasons.append("arXiv 号未联网核对")
-    agents = sorted(item.agents)
-    if len(agents) >= 2:
+    witnesses = sorted({p.split("/")[1] for p in item.sources
+                        if p.startswith("inbox/") and p.count("/") >= 2 and not _relay(p)})
+    relays = sorted({p for p in item.sources if p.startswith("inbox/") and _relay(p)})
+    if len(witnesses) >= 2:
         score += 1
-        reasons.append(f"{len(agents)} 个独立来源（{' / '.join(agents)}）")
+        reasons.append(f"{len(witnesses)} 个独立一手来源（{' / '.join(witnesses)}）")
     elif len(item.note_sources) <= 1 and not item.urls and not item.arxiv:
         score -= 1
         reasons.append("单一来源且无链接")
     else:
-        reasons.append("单一实例来源")
+        reasons.append("单一一手来源" if witnesses else "无一手笔记来源")
+    if relays:
+        reasons.append(f"另有 {len(relays)} 份简报转述（不计为独立来源）")
+    if stars >= 4:
+        score += 1
+        reasons.append(f"来源评级 {'⭐' * stars}")
+    elif 0 < stars <= 2:
+        score -= 1
+        reasons.append(f"来源评级仅 {'⭐' * stars}")
     if bad:
         score -= 2
         reasons.extend(bad)
-    if warnings:
-        score -= len(warnings)
-        reasons.append("警示 " + " / ".join(getattr(w, "id", "?") for w in warnings))
+    caveats = [w for w in warnings if getattr(w, "kind", None) == "caveat"]
+    others = [w for w in warnings if getattr(w, "kind", None) != "caveat"]
+    if caveats:
+        score -= 1
+        reasons.append("作者自注存疑 " + " / ".join(getattr(w, "id", "?") for w in caveats))
+    if others:
+        score -= 1
+        reasons.append("警示 " + " / ".join(getattr(w, "id", "?") for w in others))
     return Credibility(max(1, min(5, score)), reasons)

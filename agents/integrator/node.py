@@ -10,6 +10,7 @@ from agents.integrator.compose import integrate as compose_brief
 from agents.integrator.drafts import save_and_write
 from agents.scanner.history import window_counts_history
 from agents.scanner.node import current_scan
+from agents.verifier.register import ITEM_KINDS, assign_numbers
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning
 from state.runtime import BatonContext
@@ -26,6 +27,11 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     warnings = [BriefWarning.model_validate(w) for w in verified.get("warnings", [])]
     history = window_counts_history(ctx.config, state.topic, date.fromisoformat(state.day))
     brief = compose_brief(scan, warnings, arxiv, history, state.thread)
+    # The one-item warnings the brief kept get their D-numbers now, as of the window's end.
+    own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
+    numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
+                                   as_of=scan.end, exclude=own))
+    brief.warnings = [next(numbered) if w.kind in ITEM_KINDS else w for w in brief.warnings]
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
     brief.register_open = verified.get("register_open", [])
     brief.register_closed = verified.get("register_closed", [])

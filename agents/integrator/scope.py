@@ -29,7 +29,7 @@ from typing import Any
 from agents.integrator.cluster import Item
 from agents.scanner.marks import Mark, placement_topic, read_marks
 
-__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms", "topical_passages"]
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms", "text_relevance", "topical_passages"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -226,3 +226,8 @@ def topical_passages(item: Item, rules: ScopeRules) -> list[Any]:
         if relevance >= max(2, rules.min_relevance):
             kept.append(passage)
     return kept
+
+
+def text_relevance(text: str, rules: ScopeRules) -> int:
+    """How strongly a text speaks of the topic (declared terms and section words), 0–5."""
+    return _relevance(text, rules)[0]

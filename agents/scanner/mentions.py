@@ -6,6 +6,8 @@ import calendar
 import re
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.caveats import find_caveats
+from agents.scanner.instructions import is_instruction
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
@@ -57,14 +59,18 @@ _UNITS = r"ms|s|秒|×|x|倍|%|GB|GiB|TB|MB|tok/s|tokens/s|req/s|K|M|B|pt|个|co
 _FIGURE = re.compile(
     rf"(?<![\w.])(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?:[-–~～]|to)\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNITS})(?![A-Za-z])"
 )
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
+            r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
 _PROMISE = re.compile(
     r"(?P<lead>计划|预计|将于|承诺|拟于|预定|说是|宣布将)[^。；\n]{0,12}?"
-    r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)"
-    r"[^。；\n]{0,20}?(?P<what>发布|上线|开源|release|推出|落地|公开|发)",
-    re.IGNORECASE,
-)
-_INSTRUCTION = re.compile(
-    r"(给模型的话|致模型|to the model|ignore (?:all )?(?:previous|prior) instructions|忽略(?:你)?之前(?:收到的)?(?:所有)?(?:的)?指令|你是一个?\s*(?:AI|语言模型|assistant))",
+    r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4])"
+    r"[^。；\n]{0,20}?(?P<what>发布|上线|开源|release|推出|落地|公开|发)"
+    # English: "plans to release … in March 2027", "will ship by 2027-03", "targeting a Q2 2027 release".
+    r"|\b(?P<lead_en>plans? to|will|expects? to|aims? to|is scheduled to|are scheduled to|promis(?:es|ed) to)\s+"
+    r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for)\s+"
+    r"(?P<when_en>" + _EN_WHEN + r")"
+    r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)",
     re.IGNORECASE,
 )
 _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
@@ -83,6 +89,16 @@ def sentence_at(line: str, start: int, end: int) -> str:
 
 
 def _due_of(when: str) -> tuple[str, str] | None:
+    lowered = when.lower()
+    quarter = re.search(r"q([1-4])", lowered)
+    year = re.search(r"\d{4}", lowered)
+    if quarter and year:  # a quarter is due at its last month's end
+        month = int(quarter.group(1)) * 3
+        last = calendar.monthrange(int(year.group(0)), month)[1]
+        return f"{year.group(0)}-Q{quarter.group(1)}", f"{year.group(0)}-{month:02d}-{last:02d}"
+    named = next((i for i, m in enumerate(_MONTH_NAMES, start=1) if re.match(m, lowered)), None)
+    if named and year:
+        when = f"{year.group(0)}-{named:02d}"
     digits = [int(part) for part in re.findall(r"\d+", when)]
     if len(digits) < 2 or not 1 <= digits[1] <= 12:
         return None
@@ -127,10 +143,13 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
     mentions: list[Mention] = []
     header: list[str] = []
     previous = ""
+    heading = ""
     for index, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             previous = line
             continue
+        if line.lstrip().startswith("#"):
+            heading = line.strip().lstrip("#").strip()
         url_spans = []
         for url, start, end in find_urls(line):
             url_spans.append((start, end))
@@ -181,15 +200,25 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
                 context=sentence, detail=detail,
             ))
         for match in _PROMISE.finditer(line):
-            due = _due_of(match.group("when"))
+            due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t"))
             if due is None:
                 continue
+            sentence = sentence_at(line, match.start(), match.end())
+            # The sentence alone often leaves out who promises ("…研究团队计划于 2026-09 发布…"): the
+            # line's first clause names the item the note is about.
+            head = re.split(r"[，,。；;：:]", line.strip().lstrip("-*•>#").strip(), maxsplit=1)[0].strip()
+            if head and not sentence.startswith(head) and len(head) <= 60:
+                sentence = f"{head}…{sentence}"
             mentions.append(Mention(
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
-                context=sentence_at(line, match.start(), match.end()),
-                detail={"due": due[1], "what": match.group("what")},
+                context=sentence,
+                detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")},
             ))
-        if _INSTRUCTION.search(line):
+        for caveat in find_caveats(line):
+            mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],
+                                    line=index, context=caveat.claim[:300],
+                                    detail={"heading": heading[:200], "marks": caveat.marks}))
+        if is_instruction(line):
             mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),
                                     line=index, context=line.strip()[:300]))
         for match in _CREDIBILITY.finditer(line):

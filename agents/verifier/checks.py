@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
+from agents.verifier.caveats import check_caveats
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
 from agents.verifier.facts import CardLike, PaperFacts, paper_facts
 from agents.verifier.identifiers import check_id_conflicts, check_malformed
 from agents.verifier.promises import promise_warnings, track_promises
-from agents.verifier.register import assign_numbers, collisions
+from agents.verifier.register import ITEM_KINDS, assign_numbers, collisions
 from agents.verifier.titles import check_titles
 from state.db import Database
 from state.models import BriefWarning, Mention
@@ -56,6 +57,7 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
         *check_versions_beyond_latest(mentions, facts),
         *check_version_conflicts(mentions, references),
         *check_number_conflicts(mentions),
+        *check_caveats(mentions),
     ]
 
 
@@ -79,6 +81,8 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
     warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates)
     if db is not None:
         track_promises(db, mentions, day)
-        warnings = assign_numbers(db, thread, [*warnings, *promise_warnings(db, day)])
+        numbered = assign_numbers(db, thread, [w for w in [*warnings, *promise_warnings(db, day)]
+                                               if w.kind not in ITEM_KINDS])
+        warnings = [*numbered, *(w for w in warnings if w.kind in ITEM_KINDS)]
         warnings = [*warnings, *collisions(db, as_of=day, since=since)]
     return [w.model_copy(update={"id": f"W{i}"}) for i, w in enumerate(warnings, start=1)]

@@ -39,7 +39,7 @@ _SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+"
 _STOP = frozenset(
     "arxiv url html abs pdf doi top new net card paper paper_card queue work work-queue vldb iclr osdi neurips "
     "icml sosp nsdi mlsys eurosys sep hf daily the and of for via vs with from to in on at by cs dc lg cl "
-    "jay tom spark flyp stephen inbox md e1prep see ref github link code note tier".split()
+    "inbox md e1prep see ref github link code note tier".split()
 )
 
 
@@ -64,8 +64,13 @@ def name_key(name: str) -> str:
 
 
 def _is_name(text: str) -> bool:
+    """A paper's or system's name: a word of 3+ letters that is not a stop word; a lone lower-case word
+    ("jay", an author's handle before a date) is not one, "vLLM", "KVSET" or "prefix caching" are."""
     words = [w for w in re.split(r"[^A-Za-z]+", text) if w]
-    return any(len(w) >= 3 and w.lower() not in _STOP for w in words)
+    named = [w for w in words if len(w) >= 3 and w.lower() not in _STOP]
+    if len(words) == 1 and named and named[0].islower() and not re.search(r"\d", text):
+        return False
+    return bool(named)
 
 
 def _tidy(name: str) -> str:
@@ -95,6 +100,29 @@ def _from_cells(context: str, raw: str) -> tuple[str, bool] | None:
     return None
 
 
+_ID = r"(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
+_SLASH_LIST = re.compile(r"(?P<ids>" + _ID + r"(?:\s*/\s*" + _ID + r")+)\s*[（(](?P<names>[^）)]*)[）)]", re.IGNORECASE)
+
+
+def _from_slash_list(context: str, pos: int, raw: str) -> tuple[str, bool] | str | None:
+    """``2609.27334 / 2609.25853（JIT Memory / MemoryAthena）`` names each number by its place in the list.
+
+    Returns the pair for ``raw``, ``""`` when the number is in such a list whose names do not pair up
+    (no name can be given safely), or None when it is in no such list.
+    """
+    for match in _SLASH_LIST.finditer(context):
+        if not match.start("ids") <= pos < match.end("ids"):
+            continue
+        ids = [i.strip() for i in match.group("ids").split("/")]
+        names = [n.strip() for n in re.split(r"\s*/\s*", re.split(r"[，,；;]", match.group("names"))[0])]
+        index = next((k for k, i in enumerate(ids) if raw in i), None)
+        if index is None or len(names) != len(ids):
+            return ""
+        name = _tidy(names[index])
+        return (name, False) if name else ""
+    return None
+
+
 def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
     """Return ``(name, strong)`` for an arXiv mention, or None when its line gives no name."""
     context, raw = mention.context, mention.raw
@@ -103,6 +131,9 @@ def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
         return None
     if context.lstrip().startswith("|"):
         return _from_cells(context, raw)
+    paired = _from_slash_list(context, pos, raw)
+    if paired is not None:
+        return paired or None
     head = context[:pos].rstrip()
     if head.endswith(("（", "(")):
         head = head[:-1].rstrip()

@@ -24,7 +24,8 @@ from state.db import Database
 from state.models import BriefWarning, Mention
 from state.tables.register import PromiseRow, RegisterEntryRow
 
-__all__ = ["PROMISE_HISTORY_DAYS", "track_promises", "track_promise_history", "promise_warnings"]
+__all__ = [
+    "promise_subject","PROMISE_HISTORY_DAYS", "track_promises", "track_promise_history", "promise_warnings"]
 
 PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
 _DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开)|发布了|开源了|上线了|released|is out|now available",
@@ -122,6 +123,28 @@ def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: dateti
     return read
 
 
+_PROMISER = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)")
+_RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)
+_RELAY_CLAUSE = re.compile(r"(?:据|根据|来自|援引|according to|per|via|reported by|citing)[^，,。；;]*?(?:报道|称|消息)?[，,]",
+                           re.IGNORECASE)
+_COMMON = frozenset({"The", "This", "That", "A", "An", "In", "On", "By", "It", "We", "They", "According"})
+_LEADS = re.compile(r"计划|预计|将于|承诺|拟于|预定|宣布将|plans? to|will (?:ship|release|open)|targets?|expects? to",
+                    re.IGNORECASE)
+
+
+def promise_subject(text: str) -> str | None:
+    """Who or what promises: the first name before the promise words that is not a relay ("据 VentureBeat")."""
+    lead = _LEADS.search(text)
+    before = text[: lead.start()] if lead else text
+    before = _RELAY_CLAUSE.sub(" ", before)  # "据 VentureBeat 报道，" / "According to The Verge," relay, not promise
+    for match in _PROMISER.finditer(before):
+        name = match.group(1)
+        if not any(c.isupper() for c in name) or name in _COMMON or _RELAY.search(before[: match.start()]):
+            continue
+        return name
+    return None
+
+
 def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
     """``promise_open`` while a tracked promise's date has not passed, ``promise_overdue`` after it."""
     warnings = []
@@ -131,7 +154,7 @@ def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
                 continue
             if row.confirmed_by and row.confirmed_on and row.confirmed_on <= day.isoformat():
                 continue
-            quote = row.text if len(row.text) <= 120 else row.text[:119] + "…"
+            quote = row.text if len(row.text) <= 160 else row.text[:159] + "…"
             if day.isoformat() <= row.due:
                 kind, risk = "promise_open", "低"
                 text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when}，截至 {day} 尚未到期，未见兑现。"
@@ -141,5 +164,6 @@ def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
                 text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when} 已过（截至 {day}），未见任何来源确认发布。"
                 action = "降级为待观察，不锚定时间线；见到发布再恢复"
             warnings.append(BriefWarning(id="", kind=kind, text=text, risk=risk, action=action, sources=[row.source],
-                                         subject=row.when, key=f"promise:{row.key}"))
+                                         subject=promise_subject(row.text) or row.when,
+                                         key=f"promise:{row.key}"))
     return warnings

@@ -44,6 +44,7 @@ from state.vault_config import REGISTER_PATH
 
 __all__ = [
     "REGISTERED_KINDS",
+    "ITEM_KINDS",
     "OpenEntry",
     "register_view",
     "seed_register",
@@ -58,8 +59,11 @@ __all__ = [
 # Kinds that are contradictions or claims to verify, and so hold a D-number.
 REGISTERED_KINDS = frozenset({
     "id_malformed", "id_conflict", "title_mismatch", "date_mismatch", "version_conflict", "number_conflict",
-    "promise_open", "promise_overdue", "version_beyond_latest",
+    "promise_open", "promise_overdue", "version_beyond_latest", "caveat",
 })
+# Kinds about one item (its own caveat, its card's date, its title): numbered only once the integrator
+# keeps them (the item is in the brief), so that a number is never spent on an item the brief leaves out.
+ITEM_KINDS = frozenset({"caveat", "date_mismatch", "title_mismatch"})
 _SAME_ITEM = 70  # partial_ratio of two texts above which two sightings of a number are one item
 
 

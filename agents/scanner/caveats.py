@@ -1,0 +1,84 @@
+"""The scouts' own doubts about a claim, read from a line: conditions unstated, one test only, self-reported, to verify.
+
+Scouts qualify what they pass on: "⚠ 页面没写 max-num-seqs", "论文里只有这一组模型 /
+并发 / 长度", "作者自测", "待核：…", "conditions not stated", "only one workload",
+"vendor numbers, not reproduced". Such a line is a caveat on the claim it sits
+with; a brief must carry it as a warning about that claim.
+
+Not caveats: legends of the marks ("⚠ = 可信度打折", "风险标记：…"), lines that
+settle a doubt ("已核实", "核对一致", "已复现", "verified"), and lines where the
+scout already set the claim aside ("不收", "只作背景", "不进活文档"): nothing of it
+goes into the brief to be qualified.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS"]
+
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("条件未说明", re.compile(
+        r"未说明|没(?:有)?说明|没讲|未写明|没(?:有)?写(?:明|清)?|没(?:有)?(?:给|说)(?:出)?(?:测算)?(?:口径|条件|数|数字|量化|环境|配置)|未给出|无条件|"
+        r"没有条件|缺(?:少)?条件|口径不明|条件不明|\bconditions? (?:not |un)?stated\b|\bno conditions\b|"
+        r"\bwithout (?:stating |giving )?(?:the )?(?:conditions|setup|hardware|config)|\bdoes(?:n't| not) (?:say|state|give)\b|"
+        r"\bunspecified\b", re.IGNORECASE)),
+    ("单一测试条件", re.compile(
+        r"只有这一组|只(?:在|测了?|跑了?|给了?)\s*(?:一|1)\s*(?:个|组|种|台|套|次)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
+        r"单节点测试|单卡实验|单模型|\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace)s?\b|"
+        r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
+    ("作者自报", re.compile(
+        r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
+        r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
+    ("待核实", re.compile(
+        r"待核(?:实|对|查)?|待确认|待验证|未核实|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
+        r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
+        r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),
+)
+_MARKS = re.compile(r"⚠[⚠⚬]*")
+RISK_OF_MARKS = {"⚠⚠⚬": "中", "⚠⚠⚠": "高", "⚠⚬⚬": "中低", "⚠⚬": "低", "⚠": "低"}
+_LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means)|风险标记|评级[：:]|图例|legend", re.IGNORECASE)
+_SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
+                      re.IGNORECASE)
+_NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|未核实|未复现|未确认",
+                          re.IGNORECASE)
+_SET_ASIDE = re.compile(r"不收|只作背景|不进活文档|不作增量|只当经验值|不收数字|\bnot (?:kept|used)\b|\bbackground only\b",
+                        re.IGNORECASE)
+_REGISTERED = re.compile(r"\bD\d{2,}\b")
+_LIST_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(?:待核(?:实)?|to verify|open questions?)\s*[：:]\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Caveat:
+    """One caveat: what kind of doubt, the claim it qualifies, and the author's ⚠ marks (if any)."""
+
+    label: str
+    claim: str
+    marks: str | None
+
+
+def _labels(text: str) -> list[str]:
+    return [label for label, cue in _CUES if cue.search(text)]
+
+
+def find_caveats(line: str) -> list[Caveat]:
+    """The caveats a line carries; a "待核：a；b" list gives one per item."""
+    text = line.strip()
+    if not text or _LEGEND.search(text) or _SET_ASIDE.search(text) or _REGISTERED.search(text):
+        return []
+    if _SETTLED.search(text) and not _NOT_SETTLED.search(text):
+        return []
+    marks = _MARKS.search(text)
+    mark = marks.group(0) if marks else None
+    head = _LIST_HEAD.match(text)
+    if head:  # "待核：InferenceBench 显著性；2609.23130 的 1-4% 说法要看表": each item is a claim to verify
+        items = [part.strip() for part in re.split(r"[；;]", text[head.end():]) if part.strip()]
+        return [Caveat(_labels(part)[0] if _labels(part) else "待核实", part, mark) for part in items]
+    labels = _labels(text)
+    if not labels and mark is None:
+        return []
+    if not labels and text.lstrip().startswith("#"):
+        # A heading rated ⚠: the whole section is flagged; only a strong flag (⚠⚠…) is a caveat of its own.
+        return [Caveat("来源标注风险", text.lstrip("#").strip(), mark)] if (mark or "").count("⚠") >= 2 else []
+    return [Caveat(labels[0] if labels else "来源标注可信度打折", text, mark)]

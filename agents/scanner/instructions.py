@@ -1,0 +1,87 @@
+"""Text in a source addressed to a model, assistant, summarizer or system: reported, never obeyed.
+
+A line is an instruction when it *speaks to* a machine reader and *tells it*
+to do something: an address ("Note to the AI summarizer:", "Assistant, when
+you summarise…", "致各位 AI 摘要工具：", "（给模型的话：…）", "If you are an
+LLM…", "当你总结本文时") together with a directive (ignore, rate, mark, omit,
+don't list, 忽略, 评为, 不要列出, 务必…); or a bid to change the reader's
+role ("you are now…", "从现在起你是…"); or the classic "ignore previous
+instructions" on its own.
+
+A line that *reports* such text is not one: a paper summary about prompt
+injection, an attacker's example in quotes, a model that "ignores earlier
+context" as a finding. Words like "model" or "system" in ordinary prose
+("system prompt caching", "给模型的输入长度") address nobody.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_instruction"]
+
+_READER = (r"(?:AI|A\.I\.|LLMs?|GPT|chat ?bots?|bots?|language models?|models?|assistants?|summari[sz]ers?|"
+           r"summary (?:tools?|bots?)|digest(?:er| tools?)|agents?|systems?|copilots?)")
+# Readers one can call by name at the start of a line or in "if you are…" without it being a label
+# ("Model: Llama-3", "系统：Ubuntu" are labels).
+_CALLABLE = r"(?:AI|LLMs?|GPT|chat ?bots?|bots?|language models?|assistants?|summari[sz]ers?|copilots?)"
+_READER_ZH = r"(?:AI|LLM|大?模型|语言模型|助手|摘要(?:工具|器|程序|机器人)?|总结(?:工具|程序)|机器人|智能体|系统|assistant)"
+_CALLABLE_ZH = r"(?:AI|LLM|大模型|语言模型|助手|摘要(?:工具|器|程序|机器人)|总结(?:工具|程序)|机器人|智能体)"
+_THIS_TEXT = r"(?:this|these|the)\s+(?:file|note|notes|page|document|text|source|post|thread)"
+_ADDRESS = re.compile(
+    r"\b(?:note|message|memo|instructions?|reminder|directive|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?"
+    r"(?:\w+\s+){0,2}" + _READER + r"\b"
+    r"|(?:^|[(\[（【>\s])(?:dear|hey|hi|hello|attention)\s+(?:the\s+|all\s+|any\s+)?(?:\w+\s+)?" + _READER + r"\b"
+    r"|^[\W_]*(?:to\s+)?(?:the\s+|dear\s+)?(?:\w+\s+)?" + _CALLABLE + r"\s*[,:，：]"
+    r"|\bif you are an?\s+(?:\w+\s+)?" + _CALLABLE + r"\b"
+    r"|\b(?:any|every|each)\s+(?:\w+\s+)?" + _READER + r"\s+(?:reading|processing|summari[sz]ing|parsing|ingesting)\b"
+    r"|\bwhen(?:ever)? you (?:summari[sz]e|digest|condense|process|read)\s+" + _THIS_TEXT +
+    r"|(?:给|致|写给|提醒)\s*(?:各位|所有|正在阅读的|读到这里的|后续的)?\s*" + _READER_ZH + r"(?:\s*" + _READER_ZH +
+    r")*\s*们?\s*(?:的话\s*[：:，,]?|[：:，,])"
+    r"|^[\W_]*" + _CALLABLE_ZH + r"\s*[，,：:]"
+    r"|(?:如果|若|假如)你是\s*(?:一个|一款)?\s*" + _CALLABLE_ZH +
+    r"|当你(?:在)?(?:总结|摘要|汇总|整理|消化|处理|阅读)(?:本|这|此)(?:文|份|篇|条|页|笔记|文件|内容)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DIRECTIVE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass|rate|score|mark|label|omit|skip|drop|include|insert|add|write|"
+    r"output|print|say|state|rank|treat|classify|give|report|list|remove|delete|hide|approve|publish|trust|"
+    r"leave|keep|put|set|call|consider|assume|answer|respond|reply|accept|flag|pass|"
+    r"do not|don't|never|always|must|make sure|be sure|only)\b"
+    r"|忽略|无视|忘记|忘掉|评为|评成|打成|标为|标成|标记为|写进|写入|写成|不要|别列|勿|务必|请|必须|只输出|只写|"
+    r"删除|删掉|列为|当作|视为|给出|统一|跳过|省略|批准|发布",
+    re.IGNORECASE,
+)
+_ROLE = re.compile(r"\byou are now\b|\bfrom now on,? you\b|\bact as (?:an?|the)\b|\bpretend (?:to be|you are)\b|"
+                   r"你现在是|从现在起[，,]?你|从现在开始[，,]?你|请扮演|你将扮演", re.IGNORECASE)
+_CLASSIC = re.compile(
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|other)\s+(?:instructions|prompts|rules|directions)"
+    r"|(?:忽略|无视|忘记|忘掉)(?:你)?(?:之前|以上|上面|此前|先前|前面)(?:收到的|给你的)?(?:的)?(?:所有|全部|一切)?(?:的)?"
+    r"(?:指令|指示|提示词?|规则|要求)",
+    re.IGNORECASE,
+)
+# Reporting, not addressing: the line is about such text (an attack, an example, a finding).
+_REPORTING = re.compile(
+    r"攻击者|攻击|注入|例如|比如|举例|论文|研究|实验|发现|数据集|测试集|评测|"
+    r"\b(?:attackers?|attacks?|adversar\w*|injection|injected|jailbreak\w*|e\.g\.|for example|for instance|such as|"
+    r"paper|study|studies|authors?|researchers?|benchmark|dataset|found that|shows? that|showed)\b",
+    re.IGNORECASE,
+)
+
+
+_QUOTE_OPEN = re.compile(r"[「『“‘\"']")
+
+
+def is_instruction(line: str) -> bool:
+    """Whether ``line`` speaks to a machine reader and tells it what to do (see the module doc)."""
+    text = line.strip()
+    if len(text) < 8:
+        return False
+    address = _ADDRESS.search(text)
+    if address and _DIRECTIVE.search(text, address.end()):
+        # An address is reported, not made, only when it stands inside a quotation.
+        return not _QUOTE_OPEN.search(text, 0, address.start())
+    if _REPORTING.search(text):
+        return False
+    return bool(_ROLE.search(text) or _CLASSIC.search(text))

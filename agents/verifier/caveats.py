@@ -1,0 +1,76 @@
+"""``caveat`` warnings: a claim its own author marked as doubtful, named by what it is about.
+
+The scanner finds the caveat lines (``agents.scanner.caveats``); here each
+becomes one warning about its claim: the subject (a paper number on the line,
+else a name on it, else its heading's), the claim's figure, what the author
+said is missing, the risk from the author's ⚠ marks. The same caveat written
+in several sources is one warning with all of them. Only the window's notes
+count: briefs restate their sources, the living document and the register
+are references.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.caveats import RISK_OF_MARKS
+from agents.verifier.claims import make_warning
+from state.models import BriefWarning, Mention
+
+__all__ = ["check_caveats", "caveat_subject"]
+
+# A name: a Latin token with a capital somewhere ("DSpark", "vLLM", "GLM-5.3-Flash", "PolyKV"), maybe two words.
+_NAME = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s+[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)?)")
+_OUTLINE = re.compile(r"§\s*[\w.()（）]+|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)+\s+|^\s*\d{1,2}[.、]\s+")
+_GENERIC = frozenset({
+    "The", "This", "That", "These", "It", "We", "Our", "Paper", "Note", "Notes", "CSDN", "HF", "GPU", "GPUs", "KV",
+    "TTFT", "ITL", "TPOT", "PPL", "QPS", "OOM", "API", "URL", "README", "HTML", "PDF", "RAG", "LLM", "LLMs", "AI", "PR",
+    "P50", "P99", "Top", "Q1", "Q2", "Q3", "Q4", "TODO", "TBC", "FP8", "FP16", "BF16", "INT4", "INT8", "OK",
+})
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
+
+
+def caveat_subject(claim: str, heading: str) -> str:
+    """What the caveat is about: the claim's paper number, else its first proper name, else the heading's."""
+    for text in (claim, _OUTLINE.sub(" ", heading)):
+        refs = [r.id for r in find_arxiv_refs(text) if not r.malformed]
+        if refs:
+            return refs[0]
+        for match in _NAME.finditer(text):
+            name = match.group(1).strip()
+            first = name.split()[0]
+            if first not in _GENERIC and len(name) >= 3 and any(c.isupper() for c in first):
+                return name
+    return re.sub(r"[⭐★⚠⚬]+|§[\w.]+", "", heading).strip()[:40] or "（未具名）"
+
+
+def _is_window_note(path: str) -> bool:
+    return path.startswith("inbox/") and not path.removesuffix(".md").endswith("-e1prep")
+
+
+def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
+    """One ``caveat`` warning per claim its authors qualified, with every source that did."""
+    grouped: dict[str, list[Mention]] = {}
+    for mention in mentions:
+        if mention.kind != "caveat" or not _is_window_note(mention.source):
+            continue
+        subject = caveat_subject(mention.context, str(mention.detail.get("heading") or ""))
+        figure = _FIGURE.search(mention.context)
+        key = f"caveat:{subject.lower()}:{figure.group(0).replace(' ', '') if figure else mention.value}"
+        grouped.setdefault(key, []).append(mention)
+    warnings = []
+    for key, found in grouped.items():
+        first = found[0]
+        subject = caveat_subject(first.context, str(first.detail.get("heading") or ""))
+        marks = [m.detail.get("marks") for m in found if m.detail.get("marks")]
+        risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
+                   default="低")
+        sources = sorted({m.source for m in found})
+        where = "；".join(f"{m.source} L{m.line}：「{m.context[:80]}」" for m in found[:3])
+        labels = "、".join(dict.fromkeys(m.value for m in found))
+        warnings.append(make_warning(
+            "caveat", f"{subject}：来源作者自注存疑（{labels}）——{where}。", risk,
+            "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论", sources, subject, key))
+    return warnings
