@@ -11,18 +11,46 @@ from agents.scanner.instructions import is_instruction
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["extract_mentions", "PRODUCTS", "METRICS", "sentence_at", "nearest_metric"]
+__all__ = ["extract_mentions", "METRICS", "sentence_at", "nearest_metric", "version_product"]
 
-PRODUCTS = (
-    "vLLM", "SGLang", "TensorRT-LLM", "TRT-LLM", "llama.cpp", "Ollama", "TGI", "LMDeploy", "Dynamo",
-    "llm-d", "FlashInfer", "LMCache", "Mooncake", "LangGraph", "MCP", "XInference", "MLX", "KTransformers",
-)
-_PRODUCT_RE = "|".join(re.escape(p) for p in sorted(PRODUCTS, key=len, reverse=True))
+# A product is any name token right before its version: no list of names (issue 8).
+_NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
 _VERSION = re.compile(
-    rf"(?<![\w-])(?P<product>{_PRODUCT_RE})\s*(?:版本\s*|version\s*)?(?P<ver>v?\d+\.\d+(?:\.\d+)?(?:-?rc\d+)?)"
-    r"(?![\d.]*\d)(?!\s*(?:%|×|倍|ms|GB|x\b|\.\d))(?:\s*[（(]?\s*(?P<date>\d{4}-\d{2}-\d{2}))?",
+    r"(?<![\w.\-/])(?P<ver>v?\d+(?:\.\d+)+(?:-?rc\d+)?)(?![\w.]*\d)"
+    r"(?!\s*(?:%|×|倍|ms|s\b|秒|GB|GiB|MB|TB|x\b|[KMB]\b|tok|个|pt|分|\.\d))"
+    r"(?:\s*[（(]?\s*(?P<date>\d{4}-\d{2}-\d{2}))?",
     re.IGNORECASE,
 )
+_NAME_BEFORE = re.compile(rf"(?<![\w.\-])({_NAME_TOKEN})(?![\w.\-])")
+# Words that head a number without being a product (ranks, scores, outline parts, identifiers).
+_NOT_PRODUCT = frozenset({"top", "tier", "step", "stage", "phase", "level", "round", "table", "figure", "fig", "section",
+                          "page", "score", "f1", "bleu", "rouge", "auc", "em", "arxiv", "doi", "version", "release",
+                          "v", "vs", "and", "or", "the", "sec", "part", "chapter", "since", "from", "to"})
+_VERSION_GAP = 24  # at most this many characters between a product name and its version
+_TABLE_RULE = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+
+
+def _is_product(name: str) -> bool:
+    """A name token that can be a product: not a stop word, and cased, numbered or dotted (``vLLM``, ``llm-d``)."""
+    if name.lower() in _NOT_PRODUCT or name.lower() in {m.lower() for m in METRICS}:
+        return False
+    return not name.isalpha() or not name.islower()
+
+
+def version_product(line: str, start: int) -> str | None:
+    """The product a version at ``line[start:]`` belongs to: the nearest name token before it, in its clause."""
+    head = line[max(0, start - 60):start]
+    head = re.split(r"[。；;，,|]|\d+(?:\.\d+)+", head)[-1]
+    names = [m for m in _NAME_BEFORE.finditer(head) if _is_product(m.group(1))]
+    if not names or len(head) - names[-1].end() > _VERSION_GAP:
+        return None
+    return names[-1].group(1)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
 METRICS = (
     "TTFT", "ITL", "TPOT", "P50", "P99", "吞吐", "throughput", "goodput", "延迟", "latency", "加速", "speedup",
     "命中率", "hit", "压缩", "显存", "内存", "accuracy", "精度", "锚点", "配置", "QPS", "tok/s", "req/s",
@@ -113,9 +141,12 @@ def _number(text: str) -> float:
 def extract_mentions(source: str, text: str) -> list[Mention]:
     """Extract every mention from ``text`` (the body of ``source``), line by line."""
     mentions: list[Mention] = []
+    header: list[str] = []
+    previous = ""
     heading, to_verify = "", False
     for index, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
+            previous = line
             continue
         if line.lstrip().startswith("#"):
             heading = line.strip().lstrip("#").strip()
@@ -138,26 +169,41 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
                         "in_url": any(s <= ref.start < e for s, e in url_spans)},
             ))
         for match in _VERSION.finditer(line):
-            product = next(p for p in PRODUCTS if p.lower() == match.group("product").lower())
             version = match.group("ver")
+            product = version_product(line, match.start())
+            if product is None or re.fullmatch(r"\d{4}\.\d{4,5}", version):
+                continue  # a bare number, or an arXiv number
             mentions.append(Mention(
                 source=source, kind="version", value=f"{product} {version.lstrip('vV')}", raw=match.group(0),
                 line=index, context=sentence_at(line, match.start(), match.end()),
-                detail={"product": product, "version": version, "date": match.group("date")},
+                detail={"product": product, "version": version, "date": match.group("date"), "start": match.start()},
             ))
+        table_row = line.strip().startswith("|") and not _TABLE_RULE.fullmatch(line.strip())
+        if _TABLE_RULE.fullmatch(line.strip()) and previous.strip().startswith("|"):
+            header = _cells(previous)
+        elif not line.strip().startswith("|"):
+            header = []
         for match in _FIGURE.finditer(line):
             if any(s <= match.start() < e for s, e in url_spans):
                 continue
             sentence = sentence_at(line, match.start(), match.end())
             offset = max(sentence.find(match.group(0).strip()), 0)
             unit = match.group("unit")
+            detail = {"number": _number(match.group("num")),
+                      "high": _number(match.group("high")) if match.group("high") else None,
+                      "unit": unit,
+                      "metric": nearest_metric(sentence, offset, offset + len(match.group(0).strip())),
+                      "start": match.start()}
+            if table_row:
+                # A figure in a table row: its row, its cell and the header of its column.
+                column = line[:match.start()].count("|") - (1 if line.lstrip().startswith("|") else 0)
+                cells = _cells(line)
+                detail["table"] = {"row": cells, "column": column,
+                                   "header": header[column] if 0 <= column < len(header) else "",
+                                   "first_header": header[0] if header else ""}
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
-                context=sentence,
-                detail={"number": _number(match.group("num")),
-                        "high": _number(match.group("high")) if match.group("high") else None,
-                        "unit": unit,
-                        "metric": nearest_metric(sentence, offset, offset + len(match.group(0).strip()))},
+                context=sentence, detail=detail,
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t"))
@@ -184,4 +230,5 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
         for match in _CREDIBILITY.finditer(line):
             mentions.append(Mention(source=source, kind="credibility", value=match.group(0), raw=match.group(0),
                                     line=index, context=line.strip()[:200]))
+        previous = line
     return mentions

@@ -1,13 +1,18 @@
-"""What the mentions claim, resolved for checking: figures with their subject, versions.
+"""What the mentions claim, resolved for checking: figures with their entity, metric and conditions; versions.
 
 The name a note gives an arXiv number is resolved in ``agents.verifier.names``.
 
-A figure's subject is the product named closest before it in its sentence,
-else the one arXiv number on its line, else the arXiv number cited at most
-three lines above it in the same source (a section heading or its link).
-Its metric is the metric word closest to it (before it within 20 characters,
-or right after it). Before/after pairs joined by an arrow (``7.85s → 2.56s``)
-are changes, not competing claims, and are left out.
+A figure belongs to the entity nearest before it in its clause, with no other
+figure in between (a name is taken by the first figure after it); a chain
+``85ms vs 380ms（SGLang vs vLLM）`` pairs figures and names in order; in a
+table row, a name in the column header, else the row's first cell. No product
+list: an entity is any name token that is not a metric, a unit, hardware, a
+precision or a source (a site, or a name in a 来源/source column or before
+测得/blog/reports). Failing that, the one arXiv number on its line or cited at
+most three lines above. The metric is the metric word nearest the figure with
+its qualifiers (p50/p99, prefill/decode, input/output, peak/average), so
+``TTFT p50`` and ``TTFT p99`` are two metrics. Before/after pairs joined by an
+arrow (``7.85s → 2.56s``) and signed changes (``+29%``) are left out.
 """
 
 from __future__ import annotations
@@ -15,9 +20,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from agents.scanner.mentions import PRODUCTS
+from agents.scanner.mentions import METRICS, nearest_metric
 from state.models import BriefWarning, Mention
 
 __all__ = [
@@ -29,22 +34,57 @@ __all__ = [
     "quote",
     "check_version_conflicts",
     "check_number_conflicts",
+    "conditions_of",
+    "metric_qualifiers",
 ]
 
 _UNIT_ALIASES = {"x": "×", "倍": "×", "秒": "s", "configs": "个", "config": "个", "configurations": "个",
                  "configuration": "个", "GiB": "GB"}
 _SKIP_UNITS = frozenset({"条", "件", "卡"})  # counts of a note's own items, not measurements
 _ARROW = ("→", "->", "➜", "⇒")
-_CURRENT = re.compile(r"最新|当前|目前|现行|current|latest", re.IGNORECASE)
-_PRODUCT_RE = re.compile(
-    r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(PRODUCTS, key=len, reverse=True)) + r")(?![\w])",
+_CURRENT = re.compile(r"最新|当前|目前|现行|现为|已发布|刚发布|\bcurrent(?:ly)?\b|\blatest\b|\bnewest\b|\bnow\b",
+                      re.IGNORECASE)
+_HISTORIC = re.compile(
+    r"前一版|上一版|上个版本|旧版|老版本|此前|之前|曾经?|原先|原来|升级自|升级前|迁移自|从|自|起|以来|回退|"
+    r"\bsince\b|\bfrom\b|\bprevious(?:ly)?\b|\bprior\b|\bold(?:er)?\b|\bearlier\b|\bwas\b|\blegacy\b|"
+    r"\bdeprecated\b|\bupgraded?\b|\bmigrat\w*\b|\bused to\b",
     re.IGNORECASE,
 )
+_HISTORIC_HEAD = re.compile(r"升级自|迁移自|前一版|上一版|旧版|\bsince\b|\b(?:upgraded|migrated|moved)\s+from\b|"
+                            r"\bprevious(?:ly)?\b|\bformerly\b", re.IGNORECASE)
+_NAME = re.compile(r"(?<![\w.\-])([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)(?![\w\-])")
+_DOMAIN = re.compile(r"\.(?:com?|ai|io|net|org|tech|dev|cn|blog|app|sh|me)$", re.IGNORECASE)
+_SOURCE_AFTER = re.compile(r"^\s*(?:blog|博客|测得|测|实测|报告|报道|那份|那组|这份|这组|文|原文|称|reports?|says|measured|"
+                           r"found|'s\s+(?:blog|post|benchmark))", re.IGNORECASE)
+_SOURCE_HEADER = re.compile(r"来源|出处|信源|source|ref|reference", re.IGNORECASE)
+_NOT_ENTITY_WORDS = frozenset({
+    "vs", "and", "or", "with", "without", "on", "at", "in", "of", "for", "the", "a", "an", "to", "by", "per",
+    "fp8", "fp16", "bf16", "fp4", "nvfp4", "mxfp4", "int8", "int4", "awq", "gptq", "w4a16", "w8a8",
+    "sxm", "pcie", "nvlink", "gpu", "cpu", "prefix", "reuse", "caching", "cache", "kv", "batch", "bs", "agent",
+    "prefill", "decode", "input", "output", "peak", "avg", "average", "mean", "median", "max", "min", "p50", "p90",
+    "p95", "p99", "p999", "ms", "s", "tok", "tokens", "req", "gb", "mb", "tb", "k", "m", "b", "x", "rps",
+    "note", "todo", "ok", "tier1", "top", "baseline", "context", "ctx", "concurrency", "qps", "multi-turn",
+    "single-turn", "llm", "ai", "api", "rag", "sota",
+})
+_METRIC_WORDS = frozenset(m.lower() for m in METRICS)
+_QUALIFIERS = (
+    ("p50", r"p50|中位数?|median"), ("p90", r"p90"), ("p95", r"p95"), ("p99", r"p99|尾延迟|tail"),
+    ("prefill", r"prefill|预填充"), ("decode", r"decode|解码"),
+    ("input", r"input|输入"), ("output", r"output|输出"),
+    ("peak", r"peak|峰值|最高|max"), ("average", r"average|avg|mean|平均|均值"),
+)
+_APPROX = re.compile(r"(?:约|大约|近|将近|接近|约为|~|～|≈|about|around|roughly|approx(?:imately)?\.?|nearly)\s*$",
+                     re.IGNORECASE)
+_AT_LEAST = re.compile(r"(?:超过|高于|不低于|至少|>|≥|over|above|at least|more than)\s*$", re.IGNORECASE)
+_AT_MOST = re.compile(r"(?:低于|不超过|至多|<|≤|under|below|at most|less than)\s*$", re.IGNORECASE)
+_CHAIN_SEP = re.compile(r"^\s*(?:vs\.?|VS\.?|对比?|比|/|、|和|与|and|versus)\s*$")
+_CLAUSE_BREAK = re.compile(r"[。；;，,]")
+_TIME_METRICS = frozenset({"ttft", "itl", "tpot", "latency", "p50", "p99"})
 
 
 @dataclass(frozen=True)
 class FigureClaim:
-    """A figure with the entity and metric it is about."""
+    """A figure with the entity and metric it is about, and the conditions stated beside it."""
 
     subject: str
     metric: str
@@ -52,6 +92,7 @@ class FigureClaim:
     low: float
     high: float
     mention: Mention
+    conditions: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -76,17 +117,240 @@ def _subject_by_line(mentions: Sequence[Mention]) -> dict[tuple[str, int], list[
     return ids
 
 
-def _subject(mention: Mention, pos: int, ids: dict[tuple[str, int], list[str]]) -> str | None:
-    products = [m for m in _PRODUCT_RE.finditer(mention.context) if m.end() <= pos and pos - m.end() <= 60]
-    if products:
-        word = products[-1].group(1)
-        return next(p for p in PRODUCTS if p.lower() == word.lower())
+def _sources_named(mentions: Sequence[Mention]) -> set[str]:
+    """Names used as sources in these notes: the first cells of rows under a 来源/source column."""
+    sources = set()
+    for mention in mentions:
+        table = mention.detail.get("table") if mention.kind == "figure" else None
+        if table and _SOURCE_HEADER.search(table.get("first_header", "")) and table["row"]:
+            sources.update(m.group(1).lower() for m in _NAME.finditer(table["row"][0]))
+    return sources
+
+
+def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
+    """The entity names in ``text``: name tokens that are not metrics, conditions, hardware or sources."""
+    found = []
+    for match in _NAME.finditer(text):
+        word = match.group(1)
+        low = word.lower()
+        if low in _NOT_ENTITY_WORDS or low in _METRIC_WORDS or low in sources or _DOMAIN.search(word):
+            continue
+        if word.isalpha() and word.islower():
+            continue  # a plain English word, not a name
+        if _HARDWARE.fullmatch(word) or re.fullmatch(r"\d*[A-Za-z]?\d+[A-Za-z]?", word) or re.fullmatch(r"v\d+", low):
+            continue
+        if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(text, match.end()):
+            continue
+        found.append(match)
+    return found
+
+
+def _chain(context: str, figures: list[tuple[int, int]], index: int) -> tuple[int, int, int] | None:
+    """The chain ``a vs b vs c`` the figure ``index`` is in: (first index, last index, position in it)."""
+    first = last = index
+    while first > 0 and _CHAIN_SEP.match(context[figures[first - 1][1]:figures[first][0]]):
+        first -= 1
+    while last + 1 < len(figures) and _CHAIN_SEP.match(context[figures[last][1]:figures[last + 1][0]]):
+        last += 1
+    return (first, last, index - first) if last > first else None
+
+
+def _name_chain(text: str, sources: set[str], size: int) -> list[str] | None:
+    """``SGLang vs vLLM`` in ``text`` with ``size`` names, or None."""
+    names = _names(text, sources)
+    for i in range(len(names) - size + 1):
+        group = names[i:i + size]
+        if all(_CHAIN_SEP.match(text[a.end():b.start()]) for a, b in zip(group, group[1:], strict=False)):
+            return [m.group(1) for m in group]
+    return None
+
+
+def _figure_spans(context: str, mentions_here: list[Mention]) -> list[tuple[int, int]]:
+    spans = []
+    start = 0
+    for mention in mentions_here:
+        pos = context.find(mention.raw.strip(), start)
+        if pos < 0:
+            pos = context.find(mention.raw.strip())
+        spans.append((pos, pos + len(mention.raw.strip())))
+        start = max(start, pos + 1)
+    return spans
+
+
+def _prose_subject(context: str, spans: list[tuple[int, int]], index: int, sources: set[str]) -> str | None:
+    pos, end = spans[index]
+    chain = _chain(context, spans, index)
+    if chain is not None:
+        first, last, at = chain
+        size = last - first + 1
+        after = re.match(r"\s*[（(]([^）)]*)[）)]", context[spans[last][1]:])
+        before = context[:spans[first][0]]
+        before = re.split(r"[。；;]", before)[-1]
+        paired = (_name_chain(after.group(1), sources, size) if after else None) or _name_chain(before, sources, size)
+        if paired:
+            return paired[at]
+    listed = _list_head(context[:pos], sources)
+    if listed is not None:
+        return listed
+    start = spans[index - 1][1] if index > 0 else 0
+    head = context[start:pos]
+    head = _CLAUSE_BREAK.split(head)[-1] if index > 0 else head
+    names = _names(head, sources)
+    if names:
+        return names[-1].group(1)
+    return None
+
+
+_METRIC_ALT = "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True))
+_LIST_HEAD = re.compile(rf"([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)\s*[\"“”'「」]?\s*(?:{_METRIC_ALT})"
+                        rf"(?:\s*[A-Za-z0-9]+)?\s*[\"“”'「」]?[^，。；;0-9]{{0,12}}[：:]", re.IGNORECASE)
+
+
+def _list_head(before: str, sources: set[str]) -> str | None:
+    """The entity of a list of sources' figures: ``SGLang TTFT 三家给了三个数：bex.co 85ms / PremAI 42ms``."""
+    heads = [m for m in _LIST_HEAD.finditer(before) if _names(m.group(1), sources)]
+    if not heads or re.search(r"[。；;]", before[heads[-1].end():]):
+        return None
+    return heads[-1].group(1)
+
+
+def _table_subject(table: dict, sources: set[str]) -> str | None:
+    header_names = _names(table.get("header", ""), sources)
+    if header_names:
+        return header_names[-1].group(1)
+    if _SOURCE_HEADER.search(table.get("first_header", "")) or not table["row"]:
+        return None
+    first = table["row"][0]
+    names = _names(first, sources)
+    return names[0].group(1) if names else (first or None)
+
+
+def _table_metric(mention: Mention, table: dict) -> str | None:
+    cells = table["row"]
+    column = table["column"]
+    cell = cells[column] if 0 <= column < len(cells) else ""
+    for text in (cell, table.get("header", ""), cells[0] if cells else ""):
+        lowered = text.lower()
+        found = [(lowered.find(m.lower()), m) for m in METRICS if m.lower() in lowered and m.lower() not in (
+            "tok/s", "req/s")]
+        if found:
+            pos, word = min(found)
+            return nearest_metric(text, pos + len(word), pos + len(word)) or word.lower()
+    return None
+
+
+def metric_qualifiers(text: str) -> tuple[str, ...]:
+    """The qualifiers of a metric named in ``text``: ``("p99",)`` for ``TTFT p99``, ``("decode",)`` …"""
+    lowered = text.lower()
+    return tuple(name for name, pattern in _QUALIFIERS if re.search(rf"(?<![a-z0-9])(?:{pattern})(?![a-z0-9])", lowered))
+
+
+def _qualifier_text(mention: Mention, spans: list[tuple[int, int]], index: int) -> str:
+    table = mention.detail.get("table")
+    if table:
+        cells = table["row"]
+        cell = cells[table["column"]] if 0 <= table["column"] < len(cells) else ""
+        return f"{table.get('header', '')} {cell} {cells[0] if cells else ''}"
+    context = mention.context
+    pos, end = spans[index]
+    start = spans[index - 1][1] if index > 0 else 0
+    head = _CLAUSE_BREAK.split(context[start:pos])[-1]
+    tail = re.match(r"\s*[（(][^）)]{0,20}[）)]", context[end:])
+    return head[-30:] + (tail.group(0) if tail else "")
+
+
+# Hardware named beside a figure: two figures measured on different hardware are two conditions, not a conflict.
+_HARDWARE = re.compile(r"(?<![A-Za-z0-9])(A100|A800|H100|H200|H800|H20|B200|B300|GB200|GB300|L4|L40S?|A10G?|T4|"
+                       r"MI300X?|MI325X|MI355X|RTX ?\d{4}|M[1-5] (?:Pro|Max|Ultra)|TPU ?v\d+\w?)(?![A-Za-z0-9])")
+_CONDITIONS = {
+    "hardware": _HARDWARE,
+    "precision": re.compile(r"(?<![A-Za-z0-9])(FP8|FP16|BF16|FP4|NVFP4|MXFP4|INT8|INT4|W4A16|W8A8|AWQ|GPTQ)"
+                            r"(?![A-Za-z0-9])", re.IGNORECASE),
+    "model": re.compile(r"(?<![\w.])(\d+(?:\.\d+)?\s*B)(?![A-Za-z])"),
+    "concurrency": re.compile(r"(?:并发|concurrency|batch(?:\s*size)?|bs)\s*[=:：]?\s*(\d+)|(\d+)\s*(?:并发|路并发|concurrent)",
+                              re.IGNORECASE),
+    "context": re.compile(r"(\d+\s*[Kk])\s*(?:context|ctx|上下文|tokens? context)|(?:context|ctx|上下文)(?:\s*length|长度)?"
+                          r"\s*[=:：]?\s*(\d+\s*[Kk]?)", re.IGNORECASE),
+    "turns": re.compile(r"(多轮|单轮|multi-turn|single-turn)", re.IGNORECASE),
+    "workload": re.compile(r"(前缀密集|prefix-heavy|prefix-dense|长上下文|long-context|代码|code|聊天|chat|对话|检索|RAG|agent|智能体)",
+                           re.IGNORECASE),
+}
+_TURNS = {"多轮": "multi", "multi-turn": "multi", "单轮": "single", "single-turn": "single", "前缀密集": "prefix",
+          "prefix-heavy": "prefix", "prefix-dense": "prefix", "长上下文": "long", "long-context": "long",
+          "代码": "code", "聊天": "chat", "对话": "chat", "检索": "rag", "智能体": "agent"}
+
+
+def conditions_of(text: str, own: str = "") -> dict[str, frozenset[str]]:
+    """The conditions ``text`` states, by kind (hardware, precision, model, concurrency, context, turns,
+    workload)."""
+    found: dict[str, frozenset[str]] = {}
+    for kind, pattern in _CONDITIONS.items():
+        values = set()
+        for match in pattern.finditer(text):
+            value = next(g for g in match.groups() if g).replace(" ", "").upper()
+            if kind == "model" and own and value == own.replace(" ", "").upper():
+                continue  # the figure itself ("70B")
+            values.add(_TURNS.get(value.lower(), value.lower()) if kind in ("turns", "workload") else value)
+        if values:
+            found[kind] = frozenset(values)
+    return found
+
+
+_SCOPE = re.compile(rf"(?:{_METRIC_ALT})(?:\s*[A-Za-z0-9\u4e00-\u9fff]{{0,4}})?\s*[（(]([^）)]{{1,24}})[）)]", re.IGNORECASE)
+
+
+def _scope(text: str) -> frozenset[str]:
+    """The set-up a metric is written with: ``TTFT（多轮 Agent）`` → 多轮agent."""
+    return frozenset(m.group(1).replace(" ", "").lower() for m in _SCOPE.finditer(text)
+                     if not _CONDITIONS["hardware"].fullmatch(m.group(1).strip())
+                     and not metric_qualifiers(m.group(1)))
+
+
+def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int) -> dict[str, frozenset[str]]:
+    """The conditions of one figure: those written at the figure (its head since the previous figure, its
+    parenthetical) and, for each kind the figure leaves open, the sentence's when the sentence names only one.
+    A table figure's are those of its row and its column header; the metric's parenthetical is its scope."""
+    own = mention.raw.strip()
+    table = mention.detail.get("table")
+    if table:
+        text = f"{table.get('header', '')} | " + " | ".join(table["row"])
+        found = conditions_of(text, own)
+        scope = _scope(f"{table.get('header', '')} {table['row'][0] if table['row'] else ''}")
+        if scope:
+            found["scope"] = scope
+        return found
+    context = mention.context
+    chain = _chain(context, spans, index)
+    first = chain[0] if chain else index
+    start = spans[first - 1][1] if first > 0 else 0
+    pos, end = spans[index]
+    tail = re.match(r"\s*[（(][^）)]{0,40}[）)]", context[end:])
+    found = conditions_of(context[start:pos] + (tail.group(0) if tail else ""), own)
+    for kind, values in conditions_of(context, own).items():
+        if kind not in found and len(values) == 1:
+            found[kind] = values
+    scope = _scope(context[start:end + (len(tail.group(0)) if tail else 0)])
+    if scope:
+        found["scope"] = scope
+    return found
+
+
+def _subject(mention: Mention, ids: dict[tuple[str, int], list[str]]) -> str | None:
     for back in range(0, 4):
         found = ids.get((mention.source, mention.line - back))
         if found and len(found) == 1:
             return found[0]
         if found:
             return None
+    return None
+
+
+def _paper_of(name: str, context: str, ids: list[str]) -> str | None:
+    """The arXiv number a name stands for when the line cites it right after the name (``Atlas（2609.17863）``)."""
+    for paper in ids:
+        if re.search(rf"(?<![\w.\-]){re.escape(name)}\s*[（(]?\s*(?:arXiv[:\s]*)?{re.escape(paper)}", context,
+                     re.IGNORECASE):
+            return paper
     return None
 
 
@@ -97,36 +361,104 @@ def _unit(unit: str, low: float, high: float) -> tuple[str, float, float]:
     return unit, low, high
 
 
+def _bounds(context: str, pos: int, low: float, high: float, exact: str) -> tuple[float, float]:
+    """A figure's range: an approximation (约 30%) spans its rounding, a bound (超过 30%) is open on one side."""
+    head = context[max(0, pos - 12):pos]
+    if _AT_LEAST.search(head):
+        return low, float("inf")
+    if _AT_MOST.search(head):
+        return 0.0, high
+    if _APPROX.search(head):
+        decimals = len(exact.split(".")[1]) if "." in exact else 0
+        step = max(abs(high) * 0.05, 0.5 * 10 ** -decimals if decimals else 0.5)
+        return low - step, high + step
+    return low, high
+
+
 def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
-    """Resolve each figure mention to (subject, metric, unit, range); unresolvable ones are left out."""
+    """Resolve each figure mention to (subject, metric, unit, range, conditions); unresolvable ones are left out."""
     ids = _subject_by_line(mentions)
+    sources = _sources_named(mentions)
+    by_context: dict[tuple[str, int, str], list[Mention]] = defaultdict(list)
+    for mention in mentions:
+        if mention.kind == "figure":
+            by_context[(mention.source, mention.line, mention.context)].append(mention)
     claims: list[FigureClaim] = []
     for mention in mentions:
         if mention.kind != "figure" or mention.detail.get("unit") in _SKIP_UNITS:
             continue
-        pos = mention.context.find(mention.raw)
+        here = by_context[(mention.source, mention.line, mention.context)]
+        spans = _figure_spans(mention.context, here)
+        index = here.index(mention)
+        pos, end = spans[index]
         if pos < 0:
             continue
-        end = pos + len(mention.raw)
-        if mention.context[end:].lstrip().startswith(_ARROW) or mention.context[:pos].rstrip().endswith(_ARROW):
+        context = mention.context
+        if context[end:].lstrip().startswith(_ARROW) or context[:pos].rstrip().endswith(_ARROW):
             continue
+        if re.search(r"[+＋±]\s*$|(?<![\w.])-\s*$", context[:pos]):
+            continue  # a signed change against an unstated baseline
         number = float(mention.detail["number"])
         high = mention.detail.get("high")
         unit, low, top = _unit(str(mention.detail.get("unit")), number, float(high) if high is not None else number)
-        metric = mention.detail.get("metric")
-        if metric is None and claims and claims[-1].mention.context == mention.context and claims[-1].unit == unit:
-            metric = claims[-1].metric  # a list "A 85ms / B 42–80ms / C 42ms" shares its metric
+        low, top = _bounds(context, pos, low, top, str(mention.raw.strip()).split()[0] if mention.raw.strip() else "")
+        table = mention.detail.get("table")
+        if table:
+            metric = _table_metric(mention, table)
+            subject = _table_subject(table, sources)
+        else:
+            metric = mention.detail.get("metric")
+            previous = claims[-1] if claims and claims[-1].mention.context == context else None
+            if metric is None and previous is not None and previous.unit == unit:
+                metric = previous.metric.split(" ")[0]  # a list "A 85ms / B 42–80ms / C 42ms" shares its metric
+            subject = _prose_subject(context, spans, index, sources)
         if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
             metric = "throughput"
-        subject = _subject(mention, pos, ids)
+        if subject is not None:
+            subject = _paper_of(subject, context, ids.get((mention.source, mention.line), [])) or subject
+        if subject is None:
+            subject = _subject(mention, ids)
         if metric is None or subject is None:
             continue
-        claims.append(FigureClaim(subject, metric, unit, low, top, mention))
+        if metric in _TIME_METRICS and unit != "ms":
+            continue  # "TTFT -46%" or "4.5× TTFT": a relative change, not a latency
+        if unit == "×" and not table:
+            pair = _name_chain(context[:pos], sources, 2)
+            subject = f"{pair[0]} vs {pair[1]}" if pair else subject
+        qualifier_text = _qualifier_text(mention, spans, index)
+        if metric in ("p50", "p99"):
+            # "TTFT p99 180ms": the percentile qualifies the metric named before it, else a latency.
+            base = [m for m in ("ttft", "itl", "tpot", "latency", "延迟") if m in qualifier_text.lower()]
+            metric = "latency" if not base or base[0] == "延迟" else base[0]
+        qualifiers = metric_qualifiers(qualifier_text)
+        metric = " ".join([metric, *qualifiers])
+        conditions = _claim_conditions(mention, spans, index)
+        claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
     return claims
 
 
+def _version_current(mention: Mention) -> tuple[bool, bool]:
+    """(said to be current, said to be historic) from the words right around the version in its clause."""
+    context = mention.context
+    pos = context.find(mention.raw)
+    product = str(mention.detail.get("product"))
+    start = context.rfind(product, 0, max(pos, 0) + 1) if pos >= 0 else -1
+    near = context[start if start >= 0 else max(0, pos - 16):max(pos, 0)]
+    clause_head = re.split(r"\d+(?:\.\d+)+", _CLAUSE_BREAK.split(context[:max(pos, 0)])[-1])[-1]
+    after = _CLAUSE_BREAK.split(context[max(pos, 0) + len(mention.raw):])[0][:24] if pos >= 0 else ""
+    historic = bool(_HISTORIC.search(near) or re.match(r"\s*(?:之前|以前|时代|起|以来|升级|迁移)", after)
+                    or _HISTORIC_HEAD.search(clause_head[-40:]))
+    current = bool(_CURRENT.search(near) or _CURRENT.search(clause_head[-40:])
+                   or re.match(r"\s*(?:为|是|is|are)?\s*(?:the\s+)?(?:当前|最新|current|latest)", after, re.IGNORECASE))
+    return current and not historic, historic
+
+
 def version_claims(mentions: Iterable[Mention]) -> list[VersionClaim]:
-    """Product versions, without figures the version pattern mistook for one (``Mooncake 92.2%``)."""
+    """Product versions, without figures the version pattern mistook for one (``Mooncake 92.2%``).
+
+    A version said to be an older one (前一版 v0.29.0, 升级自 0.4, since v1.2) is kept for the
+    numbering-scheme check but never counts as a current release.
+    """
     claims = []
     for mention in mentions:
         if mention.kind != "version":
@@ -138,8 +470,10 @@ def version_claims(mentions: Iterable[Mention]) -> list[VersionClaim]:
         if "rc" in version.lower():
             continue
         parts = tuple(int(p) for p in re.findall(r"\d+", version))
-        claims.append(VersionClaim(product, version, parts, bool(_CURRENT.search(mention.context))
-                                   or mention.detail.get("date") is not None, mention.detail.get("date"), mention))
+        current, historic = _version_current(mention)
+        date = mention.detail.get("date")
+        claims.append(VersionClaim(product, version, parts, current or (date is not None and not historic), date,
+                                   mention))
     return claims
 
 
@@ -257,40 +591,49 @@ def _fmt(claim: FigureClaim) -> str:
     return claim.mention.value
 
 
-# Hardware named beside a figure: two figures measured on different hardware are two conditions, not a conflict.
-_HARDWARE = re.compile(r"(?<![A-Za-z0-9])(A100|A800|H100|H200|H800|H20|B200|B300|GB200|GB300|L4|L40S?|A10G?|T4|"
-                       r"MI300X?|MI325X|MI355X|RTX ?\d{4}|M[1-5] (?:Pro|Max|Ultra)|TPU ?v\d+\w?)(?![A-Za-z0-9])")
-
-
-def _hardware(claim: FigureClaim) -> set[str]:
-    return {name.replace(" ", "") for name in _HARDWARE.findall(claim.mention.context)}
-
-
 def _same_conditions(a: FigureClaim, b: FigureClaim) -> bool:
-    """Unless both name their hardware and share none, the two figures may describe one set-up."""
-    ha, hb = _hardware(a), _hardware(b)
-    return not (ha and hb and ha.isdisjoint(hb))
+    """Unless both state a condition of one kind and share no value (H100 vs A100, FP8 vs BF16, 8K vs 32K context),
+    or sit in two columns of one source's tables, the two figures may describe one set-up."""
+    for kind in set(a.conditions) & set(b.conditions):
+        if a.conditions[kind].isdisjoint(b.conditions[kind]):
+            return False
+    ta, tb = a.mention.detail.get("table"), b.mention.detail.get("table")
+    if ta and tb and a.mention.source == b.mention.source and ta.get("header") != tb.get("header"):
+        return False
+    return True
+
+
+def _two_places(a: FigureClaim, b: FigureClaim) -> bool:
+    """Two sources, or two rows of a table whose rows are sources; a source restating itself is one place."""
+    if a.mention.source != b.mention.source:
+        return True
+    ta, tb = a.mention.detail.get("table"), b.mention.detail.get("table")
+    return bool(ta and tb and a.mention.line != b.mention.line and _SOURCE_HEADER.search(ta.get("first_header", ""))
+                and _SOURCE_HEADER.search(tb.get("first_header", "")))
+
+
+def _apart(a: FigureClaim, b: FigureClaim) -> bool:
+    return a.high < b.low * 0.98 or b.high < a.low * 0.98
 
 
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
-    """``number_conflict``: one metric of one entity with figures that do not overlap, from two places."""
+    """``number_conflict``: one metric of one entity, comparable conditions, figures that do not overlap,
+    from two places."""
     window = {m.source for m in mentions}
     groups: dict[tuple[str, str, str], list[FigureClaim]] = defaultdict(list)
     # Only the window's figures: the living document's older figures describe other set-ups too often.
     for claim in figure_claims(mentions):
-        groups[(claim.subject, claim.metric, claim.unit)].append(claim)
+        groups[(claim.subject.lower(), claim.metric, claim.unit)].append(claim)
     warnings = []
-    for (subject, metric, unit), group in sorted(groups.items()):
+    for (_, metric, unit), group in sorted(groups.items()):
         if not any(c.mention.source in window for c in group):
             continue
-        clash = [
-            (a, b) for i, a in enumerate(group) for b in group[i + 1:]
-            if (a.mention.source, a.mention.line) != (b.mention.source, b.mention.line)
-            and (a.high < b.low * 0.98 or b.high < a.low * 0.98)
-            and _same_conditions(a, b)
-        ]
+        subject = group[0].subject
+        clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
+                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b)]
         if not clash:
             continue
+        # Every figure of the group is listed (the ranges beside the clash help the reader), the clash decides.
         values: dict[tuple[float, float], FigureClaim] = {}
         for claim in group:
             values.setdefault((claim.low, claim.high), claim)
@@ -298,6 +641,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
             "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",
-            "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用", [c.mention.source for c in group],
+            "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用",
+            [c.mention.source for c in group],
             f"{subject} {metric}", f"number_conflict:{subject}:{metric}:{unit}"))
     return warnings

@@ -1,0 +1,94 @@
+"""Number and version conflicts on phrasings written here (none from the sample vault): positives and near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.scanner.mentions import extract_mentions
+from agents.verifier.claims import check_number_conflicts, check_version_conflicts, figure_claims
+
+TABLE_P50_P99 = "| 引擎 | TTFT(p50) | TTFT(p99) |\n|---|---|---|\n| QuillServe | 120ms | 410ms |\n| Corvid | 90ms | 300ms |"
+
+
+def _mentions(*notes: str):  # type: ignore[no-untyped-def]
+    found = []
+    for i, text in enumerate(notes):
+        found.extend(extract_mentions(f"inbox/x/n{i}.md", text))
+    return found
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    # Positives: one entity, one metric, comparable conditions, two sources.
+    (("QuillServe TTFT 120ms on H100", "QuillServe TTFT 310ms on H100"), {"QuillServe ttft"}),
+    (("Corvid 吞吐 4,200 tok/s（A100）", "Corvid 吞吐 9,800 tok/s（A100）"), {"Corvid throughput"}),
+    (("TTFT 64ms vs 290ms（Corvid vs QuillServe）", "QuillServe TTFT 295ms", "Corvid TTFT 150ms"), {"Corvid ttft"}),
+    ((TABLE_P50_P99, "QuillServe TTFT p99 180ms"), {"QuillServe ttft p99"}),
+    (("QuillServe TTFT：benchhub.io 120ms / Lumen blog 125ms", "QuillServe TTFT 300ms"), {"QuillServe ttft"}),
+    (("Corvid 命中率 31%", "Corvid 命中率 64%"), {"Corvid hit"}),
+    # Near misses: two columns of one row, p50 vs p99, prefill vs decode, input vs output, peak vs average.
+    (("| QuillServe | TTFT p50 120ms | TTFT p99 410ms |",), set()),
+    ((TABLE_P50_P99,), set()),
+    (("QuillServe TTFT p50 120ms", "QuillServe TTFT p99 410ms"), set()),
+    (("Corvid prefill 吞吐 12,000 tok/s", "Corvid decode 吞吐 2,400 tok/s"), set()),
+    (("Corvid output throughput 1,800 tok/s", "Corvid input throughput 9,000 tok/s"), set()),
+    (("QuillServe 峰值显存 71GB", "QuillServe 平均显存 52GB"), set()),
+    # Near misses: stated-different conditions.
+    (("QuillServe TTFT 120ms（A100）", "QuillServe TTFT 60ms（H200）"), set()),
+    (("Corvid 吞吐 5,000 tok/s，FP8", "Corvid 吞吐 3,000 tok/s，BF16"), set()),
+    (("QuillServe TTFT 95ms at concurrency 8", "QuillServe TTFT 640ms at concurrency 128"), set()),
+    (("Corvid TTFT 200ms with 8K context", "Corvid TTFT 1,900ms with 128K context"), set()),
+    (("QuillServe 吞吐 8,000 tok/s（8B 模型）", "QuillServe 吞吐 1,100 tok/s（70B 模型）"), set()),
+    (("QuillServe TTFT（单轮）150ms", "QuillServe TTFT（多轮）520ms"), set()),
+    # Near misses: a figure and its approximation or range; a source restating itself.
+    (("Corvid 命中率约 30%", "Corvid 命中率 29%"), set()),
+    (("QuillServe TTFT 42–80ms", "QuillServe TTFT 42ms"), set()),
+    (("QuillServe TTFT 120ms\n\n回顾：QuillServe TTFT 300ms（上周）",), set()),
+    (("Corvid latency roughly 2s", "Corvid latency 1.9s"), set()),
+    # Near misses: the figure belongs to the entity nearest it, not to one named earlier.
+    (("Corvid TTFT 85ms，QuillServe 380ms", "Corvid TTFT 86ms"), set()),
+    (("（单轮口径，TTFT Corvid 103ms vs QuillServe 79ms）和多轮的 85ms vs 380ms", "QuillServe TTFT 80ms"), set()),
+    (("QuillServe 比 Corvid 吞吐 +29%", "QuillServe 吞吐 +89%"), set()),
+])
+def test_number_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+def test_a_chain_pairs_figures_and_names_in_order() -> None:
+    claims = {(c.subject, c.mention.value) for c in figure_claims(_mentions("TTFT 85ms vs 380ms（Corvid vs QuillServe）"))}
+    assert claims == {("Corvid", "85ms"), ("QuillServe", "380ms")}
+
+
+def test_a_table_figure_takes_its_row_entity_and_its_column_metric() -> None:
+    claims = {(c.subject, c.metric, c.mention.value) for c in figure_claims(_mentions(TABLE_P50_P99))}
+    assert claims == {("QuillServe", "ttft p50", "120ms"), ("QuillServe", "ttft p99", "410ms"),
+                      ("Corvid", "ttft p50", "90ms"), ("Corvid", "ttft p99", "300ms")}
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    # Positives: two current versions of one product; one number in two schemes.
+    (("QuillServe 最新版本 v2.4.0", "QuillServe 当前 v2.6.1"), {("current", "QuillServe")}),
+    (("Corvid latest release: v1.8.2 (2026-02-03)", "Corvid v1.9.0 is the current version"), {("current", "Corvid")}),
+    (("Corvid is now at 1.9.0", "current Corvid release 1.7.4"), {("current", "Corvid")}),
+    (("- Corvid 0.4.2 上线", "- Corvid 0.42.0 上线"), {("scheme", "Corvid")}),
+    (("环境：QuillServe 0.3.3", "QuillServe v0.30.0"), {("scheme", "QuillServe")}),
+    # Near misses: an older version said historically.
+    (("QuillServe 最新 v2.6.1", "QuillServe 前一版 v2.4.0（2026-01-10）"), set()),
+    (("Corvid 1.2.0 为当前版本", "Corvid 1.2.0 已发布，升级自 Corvid 0.9.1（2025-11-02）"), set()),
+    (("supported since QuillServe v1.2.0 (2025-06-01)", "QuillServe v2.0.0 (2026-01-15)"), set()),
+    (("the team upgraded from Corvid 1.1.0 (2025-08-08)", "Corvid 最新 1.4.0"), set()),
+    # Near misses: versions of different products on one line are paired with their own names.
+    (("QuillServe v2.4.0 与 Corvid v1.8.0（2026-03-02）同日发布", "Corvid 最新 v1.8.0"), set()),
+    (("QuillServe 2.4.0 and Corvid 1.9.0 are the latest", "Corvid latest is 1.9.0"), set()),
+    # Near misses: figures, release candidates and arXiv numbers are not versions.
+    (("QuillServe 92.5% 命中率；QuillServe 9.25% 当前",), set()),
+    (("QuillServe v2.7.0-rc1 当前预览", "QuillServe 最新 v2.6.1"), set()),
+    (("PaperX arXiv 2603.12345 最新", "PaperX 2603.12346 当前"), set()),
+    (("Top 0.5 · QuillServe 最新", "Top 0.15 当前"), set()),
+])
+def test_version_conflicts(notes: tuple[str, ...], expected: set[tuple[str, str]]) -> None:
+    found = {tuple(w.key.split(":")[1:3]) for w in check_version_conflicts(_mentions(*notes))}
+    assert found == expected
+
+
+def test_different_digits_of_one_product_are_not_a_scheme_conflict() -> None:
+    assert check_version_conflicts(_mentions("Corvid 0.4.1 与 Corvid 0.52.0 对比")) == []

@@ -1,0 +1,166 @@
+"""The coordinator's clause reader and check_claims on a tiny vault written here (names: mei, otto, lin)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.coordinator.claims import check_claims, read_clause, read_coordination_notes
+from agents.coordinator.slots import compute_gaps
+from state.vault_config import Slot, load_vault_config
+
+DAY = date(2026, 3, 11)
+
+SCHEDULE = """
+timezone = "Asia/Shanghai"
+check_at = "12:45"
+
+[[slot]]
+agent = "mei"
+name = "digest"
+pattern = "{date}-*-mei-digest*.md"
+due = "09:00"
+
+[[slot]]
+agent = "otto"
+name = "evening"
+pattern = "{date}-*-otto-evening*.md"
+due = "20:00"
+
+[[slot]]
+agent = "lin"
+name = "radar"
+pattern = "{date}-*-lin-radar*.md"
+due = "10:00"
+
+[[slot]]
+agent = "lin"
+name = "digest"
+pattern = "{date}-*-lin-digest*.md"
+due = "11:00"
+
+[[slot]]
+agent = "otto"
+name = "coordination"
+pattern = "{date}-1245-otto-coordination*.md"
+due = "13:15"
+"""
+
+SLOTS = [Slot(agent="mei", name="digest", pattern="x", due="09:00"),
+         Slot(agent="otto", name="evening", pattern="x", due="20:00"),
+         Slot(agent="lin", name="radar", pattern="x", due="10:00"),
+         Slot(agent="lin", name="digest", pattern="x", due="11:00")]
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    # Missing, said several ways.
+    ("mei 仍未出", [("mei/digest", DAY, "open", None)]),
+    ("mei/digest still missing at noon", [("mei/digest", DAY, "open", None)]),
+    ("lin radar：未见产出 ⚠⚬⚬", [("lin/radar", DAY, "open", 2)]),
+    ("lin radar no delivery yet — day 4 of the streak", [("lin/radar", DAY, "open", 4)]),
+    ("lin 的 radar 连续 5 日缺口", [("lin/radar", DAY, "open", 5)]),
+    ("otto evening hasn't arrived", [("otto/evening", DAY, "open", None)]),
+    # A late delivery is a delivery.
+    ("otto 迟交但已到达（21:05）", [("otto/evening", DAY, "late", None)]),
+    ("otto evening 晚到，22:40", [("otto/evening", DAY, "late", None)]),
+    ("mei digest late but in (10:12)", [("mei/digest", DAY, "late", None)]),
+    ("mei arrived 21:05", [("mei/digest", DAY, "met", None)]),
+    ("mei 已出周报", []),
+    ("otto 仍未到达", [("otto/evening", DAY, "open", None)]),
+    ("mei no delivery yet", [("mei/digest", DAY, "open", None)]),
+    ("otto delivered the slides", []),
+    ("lin radar 补交完成", [("lin/radar", DAY, "late", None)]),
+    # Negations claim the slot met.
+    ("lin radar 并非缺口（请假已登记）".replace("（请假已登记）", ""), [("lin/radar", DAY, "met", None)]),
+    ("mei digest is not a gap", [("mei/digest", DAY, "met", None)]),
+    ("otto evening 无缺口", [("otto/evening", DAY, "met", None)]),
+    # Conditions, requests and what is not due claim nothing.
+    ("若 14:00 前未出则升级给 lead：mei digest", []),
+    ("if lin radar is still missing by 15:00, page the lead", []),
+    ("otto evening not yet due", []),
+    ("otto evening 未到时限", []),
+    ("请 lin radar 今晚补出", []),
+    # Another day.
+    ("mei digest（3-10）仍未出", [("mei/digest", date(2026, 3, 10), "open", None)]),
+    ("昨日 otto evening 未交", [("otto/evening", date(2026, 3, 10), "open", None)]),
+    ("otto evening from yesterday is still missing", [("otto/evening", date(2026, 3, 10), "open", None)]),
+    ("lin radar 3-8 起连续缺口，第 4 日", [("lin/radar", DAY, "open", 4)]),
+    # Near misses on the slot: an agent with two slots and no slot named, or two slots in one clause.
+    ("lin 仍未出", []),
+    ("mei digest 与 lin radar 都未出", []),
+    ("今日整体无异常", []),
+])
+def test_clause_reader(clause: str, expected: list[tuple[str, date, str, int | None]]) -> None:
+    readings = read_clause(clause, SLOTS, DAY)
+    assert [(r.slot, r.day, r.state, r.streak) for r in readings] == expected
+
+
+def _note(root: Path, agent: str, name: str, text: str) -> None:
+    folder = root / "inbox" / agent
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+
+
+NOTE = """# otto · noon check · 2026-03-11 12:45
+
+- mei 仍未出，已 @mei
+- otto 迟交但已到达（21:05）（3-10）
+- 其余正常。
+"""
+
+
+@pytest.fixture
+def tiny_vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "schedule.toml").write_text(SCHEDULE, encoding="utf-8")
+    (root / "topics.toml").write_text("", encoding="utf-8")
+    # mei delivered on time at 08:00; otto's evening slot of 3-10 came late at 21:05; lin's radar is missing.
+    _note(root, "mei", "2026-03-11-0800-mei-digest.md", "# digest\n\nbody.\n")
+    _note(root, "otto", "2026-03-10-2105-otto-evening.md", "# evening\n\nbody.\n")
+    _note(root, "otto", "2026-03-09-1900-otto-evening.md", "# evening\n\nbody.\n")
+    _note(root, "lin", "2026-03-11-1050-lin-digest.md", "# digest\n\nbody.\n")
+    _note(root, "lin", "2026-03-10-0930-lin-radar.md", "# radar\n\nbody.\n")
+    _note(root, "otto", "2026-03-11-1245-otto-coordination-noon.md", NOTE)
+    return root
+
+
+def test_check_claims_end_to_end(tiny_vault: Path) -> None:
+    cfg = load_vault_config(tiny_vault)
+    notes = read_coordination_notes(cfg, DAY, DAY)
+    gaps = compute_gaps(cfg, DAY, 3)
+    warnings = {w.key: w for w in check_claims(notes, gaps, cfg)}
+    assert warnings["false_alarm#mei/digest/2026-03-11"].kind == "false_alarm"
+    assert "08:00" in warnings["false_alarm#mei/digest/2026-03-11"].text
+    assert not [k for k in warnings if "otto/evening" in k]
+    unreported = warnings["gap_unreported#lin/radar/2026-03-11"]
+    assert "未提及" in unreported.text and "lin/radar" in unreported.text
+    assert {w.kind for w in warnings.values()} == {"false_alarm", "gap_unreported"}
+
+
+def test_a_late_claim_for_a_slot_still_missing_is_an_unreported_gap(tiny_vault: Path) -> None:
+    _note(tiny_vault, "otto", "2026-03-11-1245-otto-coordination-noon.md",
+          "# noon\n\n- mei digest ✅ 08:00\n- lin radar 迟交但已到达\n")
+    cfg = load_vault_config(tiny_vault)
+    warnings = {w.key: w for w in check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 3), cfg)}
+    assert "标为迟交已到" in warnings["gap_unreported#lin/radar/2026-03-11"].text
+    assert not any(k.startswith("false_alarm") for k in warnings)
+
+
+@pytest.mark.parametrize(("status", "where", "expected"), [
+    ("⚠ 未出 —— 需要 lead 介入", "lin · radar", [("lin/radar", DAY, "open", None)]),
+    ("⚠⚬⚬ still missing · day 2", "lin | radar", [("lin/radar", DAY, "open", 2)]),
+    ("✅ 08:00", "mei · digest（3-10）", [("mei/digest", date(2026, 3, 10), "met", None)]),
+    ("昨日 21:05 迟交已到", "otto · evening", [("otto/evening", date(2026, 3, 10), "late", None)]),
+    ("未到时限（3-10 ✅ 20:10）", "otto · evening", []),
+    ("not yet due", "otto | evening", []),
+    ("若 14:00 前未出，则记缺口", "mei · digest", []),
+    ("并非缺口：已请假", "lin · radar", [("lin/radar", DAY, "met", None)]),
+    ("late but in — 21:05", "otto · evening", [("otto/evening", DAY, "late", None)]),
+    ("未见产出 · ⚠⚬⚬⚬", "lin · radar", [("lin/radar", DAY, "open", 3)]),
+])
+def test_status_cells(status: str, where: str, expected: list[tuple[str, date, str, int | None]]) -> None:
+    readings = read_clause(status, SLOTS, DAY, where=where)
+    assert [(r.slot, r.day, r.state, r.streak) for r in readings] == expected
