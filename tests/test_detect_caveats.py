@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agents.scanner.caveats import find_caveats
@@ -66,3 +68,51 @@ def test_one_warning_per_claim_with_every_source_and_the_marks_risk() -> None:
     assert warning.kind == "caveat" and warning.subject == "Orca" and warning.risk == "中"
     assert warning.sources == ["inbox/lin/2027-03-16-b.md", "inbox/mei/2027-03-16-a.md"]
     assert "单一测试条件" in warning.text
+
+
+# A second table, written independently by another engineer: (note body, subject, risk); near misses.
+SECOND = [
+    ('- QuokkaServe 吞吐 3.2× 于基线，测试条件未说明 ⚠⚬⚬', 'QuokkaServe', '中低'),
+    ('- HeronKV 显存省 61%；仅在 1×L40S 上测得', 'HeronKV', '低'),
+    ('- TernLM 首 token 120ms（厂商自报）⚠⚠⚬', 'TernLM', '中'),
+    ('- PipitRouter goodput +42%，未复现 ⚠', 'PipitRouter', '低'),
+    ('- 待核：WrenCache 命中率 88%；EgretDB 写放大 3×', 'WrenCache', '低'),
+    ('- FinchAttn speeds up decode by 2.4x on long prompts (self-reported by the vendor).', 'FinchAttn', '低'),
+    ('- KestrelQ cuts TTFT to 45ms; conditions not stated ⚠⚬', 'KestrelQ', '低'),
+    ('- PloverMoE reaches 71% on the long-context suite, only one setting was reported.', 'PloverMoE', '低'),
+    ('- AvocetLM claims 9.5K tok/s, not independently reproduced ⚠⚠⚬', 'AvocetLM', '中'),
+    ('- GrebeKV 压缩 12× 但只给了一个 batch size 的数', 'GrebeKV', '低'),
+    ('### §3 CootServe arXiv 2701.04567 ⭐⭐⭐\n- 数字（8B，单卡）：吞吐 1.9×\n- 论文里只有这一组配置。', 'CootServe', '低'),
+    ('### 线索4 DunlinRT 混合精度陷阱 ⚠⚠⚬\n- DunlinRT 40 层里 12 层回退 BF16', 'DunlinRT', '中'),
+    ('## 待核清单\n- SnipeKV 延迟 -35%\n', 'SnipeKV', '低'),
+    ('- 据说 RuffServe 比对手快 5 倍，needs checking', 'RuffServe', '低'),
+]
+SECOND_NEAR = [
+    '- QuokkaServe 吞吐 3.2×，已核实（官方 benchmark 页）',
+    '- HeronKV 61% 与论文表 3 核对一致',
+    '- TernLM 120ms ⚠ 已闭合（作者补了条件）',
+    '> 风险标记：⚠⚠⚬ 中 · ⚠⚬⚬ 中低 · ⚠⚬ 低',
+    '> 口径：星级为主观可读价值，⚠ 为待核。',
+    '## 待核清单\n\n## 明日计划\n- 读 PipitRouter 全文',
+    '- 状态：待核 / 已闭合 / 沿用',
+    '- WrenCache 命中率 88% 待核（D231）',
+    "- KestrelQ TTFT 45ms, verified against the vendor's public dashboard.",
+    '- PloverMoE numbers were reproduced by two independent teams (71%).',
+    '- 一张 AvocetLM 比别家快 4 倍的截图 ⚠⚬⚬，不收',
+    '- 今天心情不好 ⚠',
+    '- 连续第 4 天缺交 ⚠⚬⚬⚬⚬',
+    '- GrebeKV conditions: 8×H100, FP8, batch 64, prefix reuse on.',
+]
+
+
+@pytest.mark.parametrize(("body", "subject", "risk"), SECOND)
+def test_second_table_caveats(body: str, subject: str, risk: str) -> None:
+    warnings = check_caveats(extract_mentions("inbox/x/2027-02-03-radar.md", body))
+    # The subject is the claim's name, or the paper number its heading gives.
+    names = {subject, *re.findall(r"\d{4}\.\d{4,5}", body)}
+    assert any(w.subject in names and w.risk == risk for w in warnings), [(w.subject, w.risk) for w in warnings]
+
+
+@pytest.mark.parametrize("body", SECOND_NEAR)
+def test_second_table_near_misses(body: str) -> None:
+    assert check_caveats(extract_mentions("inbox/x/2027-02-03-radar.md", body)) == []

@@ -59,3 +59,49 @@ def test_the_warning_names_the_promiser_and_turns_overdue_only_after_the_due_day
     [late] = promise_warnings(db, date(2027, 3, 1))
     assert late.kind == "promise_overdue" and late.subject == "Lattice-KV"
     assert promise_warnings(db, date(2027, 1, 19)) == []  # a backfill before it was written knows nothing
+
+
+# A second table, written independently by another engineer; dates without a year count from the note's date.
+SECOND_NOTE = "inbox/x/2026-11-03-radar.md"
+SECOND_PROMISES = [
+    ('FooServe 计划于 2027-03 开源推理内核。', 'FooServe', '2027-03-31'),
+    ('- BarDB：预计 Q2 上线托管版', 'BarDB', '2027-06-30'),
+    ('The Zeta team will ship the v2 scheduler in March 2027.', 'Zeta', '2027-03-31'),
+    ('Acme is targeting a 2027-01 release of its KV router.', 'Acme', '2027-01-31'),
+    ('据 The Register 报道，OmegaLM 计划 2027 年 5 月开源权重。', 'OmegaLM', '2027-05-31'),
+    ('- QuillKV 把压缩做进 page 表。据 SomeBlog 2026-10 报道，研究团队计划于 2026-12 发布 serving 实现。', 'QuillKV', '2026-12-31'),
+    ('NimbusRT plans to open-source the runtime by 2027-02-15, per the maintainers.', 'NimbusRT', '2027-02-15'),
+    ('官方说 LumenDB 预计 2027 年上半年 GA', 'LumenDB', '2027-06-30'),
+    ('Orca-9B weights are expected to be released in Q1 2027.', 'Orca-9B', '2027-03-31'),
+    ('PicoLLM 将于 12 月发布 1.0', 'PicoLLM', '2026-12-31'),
+]
+SECOND_NOT_PROMISES = [
+    'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',
+    '2026-09 发布的论文 BazNet 讲的是调度。',
+    '计划在 H100 上发布基准数字。',
+    'The paper was expected to ship in March 2026 and did.',
+    'Zeta 2.0 shipped on 2026-10-02 with the new scheduler.',
+    'Orca 计划书（2027-03 版）里没有发布时间。',
+]
+
+
+@pytest.mark.parametrize(("line", "who", "due"), SECOND_PROMISES)
+def test_second_table_promises(line: str, who: str, due: str) -> None:
+    [found] = [m for m in extract_mentions(SECOND_NOTE, line) if m.kind == "promise"]
+    assert (promise_subject(found.context), found.detail["due"]) == (who, due)
+    assert who in found.context
+
+
+@pytest.mark.parametrize("line", SECOND_NOT_PROMISES)
+def test_second_table_non_promises(line: str) -> None:
+    assert [m for m in extract_mentions(SECOND_NOTE, line) if m.kind == "promise"] == []
+
+
+def test_promises_without_latin_words_are_tracked_apart_and_never_collide(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'q.db'}")
+    db.create_all()
+    note = "- 代码仓说是 4 月发。\n- 另一个仓库也说是 4 月发。\n- 代码仓说是 4 月发。\n"
+    mentions = extract_mentions("inbox/lin/2027-02-10-n.md", note)
+    track_promises(db, mentions, date(2027, 2, 10))
+    track_promises(db, mentions, date(2027, 2, 10))  # a re-run adds nothing
+    assert len(promise_warnings(db, date(2027, 3, 1))) == 2

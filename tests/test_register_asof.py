@@ -112,25 +112,24 @@ def test_a_carried_number_is_one_known_by_then_and_a_new_one_follows_every_brief
                                  [_warning("version_conflict:vLLM", "vLLM"), _warning("number_conflict:X:ttft", "X")],
                                  as_of=LLM_INFRA_0928, exclude=[B])
     assert vllm.register == "D195" and vllm.carried_from == f"{A} D195"
-    # A new number follows the register as it stood at 18:40 (A's D195, D198 of 9-26), not D205 of the
-    # later brief C: numbering as of the brief's moment (issue 8).
-    assert other.register == "D199" and other.carried_from is None
+    # X is no item the own brief B numbered: a new number, after every number ever used (C's D205 too),
+    # so that one number never names two things.
+    assert other.register == "D206" and other.carried_from is None
 
 
-def test_a_number_only_the_own_brief_held_is_reused_and_one_a_later_brief_took_is_skipped(tmp_path: Path) -> None:
-    db = _seeded(tmp_path)
-    # At 9-28 22:20 (C is the own brief) the highest known is B's D204; D205 was only C's: it is this brief's.
-    [own] = assign_numbers(db, "inference:2026-09-28", [_warning("number_conflict:Y:itl", "Y")],
-                           as_of=INFERENCE_0928, exclude=[C])
-    assert own.register == "D205"
-    later = parse_brief_text("inbox/flyp/2026-09-29-risk-e1prep.md", "三、矛盾/待核\nD199：另一件事（⚠⚬⚬）",
-                             date(2026, 9, 29), "flyp", "risk-e1prep", _at(29, 21, 0))
-    (tmp_path / "b").mkdir()
-    other_db = _db(tmp_path / "b")
-    seed_register(other_db, [], [*_briefs(), later])
-    [skipped] = assign_numbers(other_db, "llm-infra:2026-09-28", [_warning("number_conflict:Z:tpot", "Z")],
-                               as_of=LLM_INFRA_0928, exclude=[B])
-    assert skipped.register == "D200"  # D199 names flyp's later matter: one number never names two things
+def test_the_own_brief_number_of_the_same_item_is_reused_and_another_item_gets_a_new_one(tmp_path: Path) -> None:
+    own = "inbox/mei/2026-09-29-serving-e1prep.md"
+    at = _at(29, 20, 0)
+    briefs = [*_briefs(), parse_brief_text(own, "三、矛盾/待核\nD206：QuillServe p99 两源不一（⚠⚬⚬）", date(2026, 9, 29),
+                                           "mei", "serving-e1prep", at)]
+    db = _db(tmp_path)
+    seed_register(db, [], briefs)
+    same, other = assign_numbers(db, "serving:2026-09-29",
+                                 [_warning("number_conflict:QuillServe:p99", "QuillServe", "number_conflict"),
+                                  _warning("number_conflict:Z:tpot", "Z", "number_conflict")], as_of=at, exclude=[own])
+    # The person numbered QuillServe's matter D206 in the brief being written: the same item keeps it.
+    assert same.register == "D206"
+    assert other.register == "D207"  # Z is new: after every number ever used
 
 
 def test_open_entries_as_of_the_moment(tmp_path: Path) -> None:

@@ -314,6 +314,30 @@ _NOTE_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T_-]?\d{4})?[-_]?")
 _H1 = re.compile(r"^\s{0,3}#\s+(.+)$", re.MULTILINE)
 
 
+def _level(heading: str) -> int:
+    match = re.match(r"\s*(#+)", heading)
+    return len(match.group(1)) if match else 7
+
+
+def _with_subsections(passages: Sequence[Passage]) -> list[Passage]:
+    """Each Markdown section with the sections nested under it (a rated "## §5" and its "### …" parts)."""
+    merged = []
+    for index, passage in enumerate(passages):
+        level = _level(passage.heading)
+        whole = Passage(passage.path, passage.start, passage.end, passage.heading, list(passage.lines),
+                        set(passage.subject), passage.by_heading)
+        for deeper in passages[index + 1:]:
+            if not deeper.heading or _level(deeper.heading) <= level:
+                break
+            if deeper.subject:
+                whole.subject |= deeper.subject  # a part that names a paper: the whole is not link-less
+            whole.lines.append((deeper.start, deeper.heading))
+            whole.lines.extend(deeper.lines)
+            whole.end = deeper.end
+        merged.append(whole)
+    return merged
+
+
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
                  found: Sequence[Mention], shift: int) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
@@ -325,10 +349,8 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     if not source.startswith("inbox/") or is_brief_path(source):
         return []
     own = []
-    for passage in source_passages:
+    for passage in _with_subsections(source_passages):
         if not passage.heading or passage.subject or not _STAR_MARK.search(passage.heading):
-            continue
-        if any(anchors_by_line.get(n) for n in range(passage.start, passage.end + 1)):
             continue
         if sum(1 for _, line in passage.lines if line.strip()) < 2:
             continue

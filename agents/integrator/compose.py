@@ -133,10 +133,16 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     stands in the note the item digests."""
     if not item.key.startswith("note:"):
         return mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item)
-    # A digest is named by its note: only a warning on one of its own sections' lines is about it.
+    # A digest is named by its note: a warning on one of its own sections' lines is about it, and so is
+    # one whose subject those sections discuss.
     spans = {(p.path, p.start, p.end) for p in item.passages}
-    return any(path == where and start <= int(line) <= end
-               for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans)
+    if any(path == where and start <= int(line) <= end
+           for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
+        return True
+    subject = warning.subject or ""
+    if len(subject) < 3 or not set(warning.sources) & set(item.sources):
+        return False
+    return any(subject in line for p in item.passages for _, line in [(p.start, p.heading), *p.lines])
 
 
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],

@@ -138,14 +138,19 @@ def rank_score(item: Item, status: str, credibility: int, relevance: int, stars:
 
     Discussion weighs more than listing: a passage of its own with figures says more than a row in a table.
     """
-    discussed = sum(len(p.lines) for p in item.passages)
+    digest = item.key.startswith("note:")
+    # A note digest bundles several sections of one note: it weighs as much as its best section, not
+    # as the sum (else one long note outranks every paper the day discusses).
+    discussed = max((len(p.lines) for p in item.passages), default=0) if digest else sum(
+        len(p.lines) for p in item.passages)
+    figures = min(len(item.figures), 2) if digest else len(item.figures)
     return (
         _NOVELTY[status]
         + credibility
         + 0.4 * relevance
         + 0.3 * stars
         + _FLAG_BONUS.get(item.queue_flag or "", 0.0)
-        + 0.1 * min(len(item.figures), 5)
+        + 0.1 * min(figures, 5)
         + 0.1 * min(discussed, 10)
         + 0.3 * min(len(item.sources), 4)
     )

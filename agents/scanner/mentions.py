@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from datetime import date
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import LIST_HEADING, find_caveats
@@ -63,9 +64,13 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
             r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
 _PROMISE = re.compile(
-    r"(?P<lead>计划|预计|将于|承诺|拟于|预定|说是|宣布将)[^。；\n]{0,12}?"
-    r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4])"
-    r"[^。；\n]{0,20}?(?P<what>发布|上线|开源|release|推出|落地|公开|发)"
+    r"(?P<lead>计划(?!书)|预计|将于|承诺|拟于|预定|说是|宣布将)[^。；\n]{0,12}?"
+    r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
+    r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:底|中|初)?)"
+    r"[^。；\n]{0,20}?(?<!没有)(?<!未)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|发)"
+    # Passive: "weights are expected to be released in Q1 2027".
+    r"|\b(?P<lead_p>(?:is|are) (?:expected|scheduled|planned|due) to be)\s+(?P<what_p>released|shipped|published|"
+    r"open[- ]sourced|launched)\b[^.;\n]{0,30}?\b(?:in|by|on|for)\s+(?P<when_p>" + _EN_WHEN + r")"
     # English: "plans to release … in March 2027", "will ship by 2027-03", "targeting a Q2 2027 release".
     r"|\b(?P<lead_en>plans? to|will|expects? to|aims? to|is scheduled to|are scheduled to|promis(?:es|ed) to)\s+"
     r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for)\s+"
@@ -88,8 +93,34 @@ def sentence_at(line: str, start: int, end: int) -> str:
     return sentence if len(sentence) <= 300 else sentence[:297] + "…"
 
 
-def _due_of(when: str) -> tuple[str, str] | None:
+def _note_day(source: str) -> date | None:
+    """The date in a note's file name (``2026-11-03-…``), for dates written without a year."""
+    match = re.match(r"(\d{4}-\d{2}-\d{2})", source.rsplit("/", 1)[-1])
+    try:
+        return date.fromisoformat(match.group(1)) if match else None
+    except ValueError:
+        return None
+
+
+def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
+    """(as written, last day due) of a promise's date; a date without a year is the next one after
+    the note was written (``written``, from its file name), else not a date at all."""
+    compact = when.lower().replace(" ", "")
     lowered = when.lower()
+    half = re.fullmatch(r"(\d{4})年([上下])半年", compact)
+    if half:
+        return f"{half.group(1)}-H{1 if half.group(2) == '上' else 2}", \
+            f"{half.group(1)}-{'06-30' if half.group(2) == '上' else '12-31'}"
+    yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月(?:底|中|初)?", compact)
+    if yearless:
+        if written is None:
+            return None
+        month = int(yearless.group(1)) * 3 if yearless.group(1) else int(yearless.group(2))
+        if not 1 <= month <= 12:
+            return None
+        year = written.year + (1 if month < written.month else 0)
+        when = f"{year}-Q{yearless.group(1)}" if yearless.group(1) else f"{year}-{month:02d}"
+        lowered = when.lower()
     quarter = re.search(r"q([1-4])", lowered)
     year = re.search(r"\d{4}", lowered)
     if quarter and year:  # a quarter is due at its last month's end
@@ -141,6 +172,7 @@ def _number(text: str) -> float:
 def extract_mentions(source: str, text: str) -> list[Mention]:
     """Extract every mention from ``text`` (the body of ``source``), line by line."""
     mentions: list[Mention] = []
+    written = _note_day(source)
     header: list[str] = []
     previous = ""
     heading, to_verify = "", False
@@ -206,7 +238,8 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
                 context=sentence, detail=detail,
             ))
         for match in _PROMISE.finditer(line):
-            due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t"))
+            due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")
+                          or match.group("when_p"), written)
             if due is None:
                 continue
             sentence = sentence_at(line, match.start(), match.end())
@@ -218,7 +251,8 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
             mentions.append(Mention(
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,
-                detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")},
+                detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")
+                        or match.group("what_p")},
             ))
         for caveat in find_caveats(line):
             mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],

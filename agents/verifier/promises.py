@@ -8,6 +8,7 @@ happened confirms it and closes its register entry with that evidence. All
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
@@ -48,11 +49,17 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
             if mention.kind != "promise":
                 continue
             words = _promise_words(mention)
+            if not words:  # no Latin words to match a later release by: the sentence itself names it
+                words = "#" + hashlib.sha256(mention.context.encode("utf-8")).hexdigest()[:12]
             due = str(mention.detail.get("due"))
-            same = next((r for r in rows if r.due == due and fuzz.token_set_ratio(r.key.split("|", 1)[1], words) >= 80),
-                        None)
+            key = f"{due}|{words}"
+            who = promise_subject(mention.context)
+            # One promise however often it is restated: same words, or the same promiser for the same date.
+            same = next((r for r in rows if r.key == key or (r.due == due and (
+                (not words.startswith("#") and fuzz.token_set_ratio(r.key.split("|", 1)[1], words) >= 80)
+                or (who is not None and promise_subject(r.text) == who)))), None)
             if same is None:
-                row = PromiseRow(key=f"{due}|{words}", text=mention.context, due=due, when=mention.value,
+                row = PromiseRow(key=key, text=mention.context, due=due, when=mention.value,
                                  first_seen=day.isoformat(), source=mention.source)
                 session.add(row)
                 rows.append(row)

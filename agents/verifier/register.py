@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from rapidfuzz import fuzz
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
@@ -271,33 +271,45 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
     return (best[0], best[1]) if best else None
 
 
+def _own_number(session, warning: BriefWarning, view: AsOf) -> RegisterEntryRow | None:  # type: ignore[no-untyped-def]
+    """The number the slot's own brief of the day gave this same item (that brief is the output being
+    written: for the same item the number is the person's), if its row is still that brief's."""
+    subject = (warning.subject or "").lower()
+    if not subject or not view.exclude:
+        return None
+    query = select(RegisterSightingRow).where(RegisterSightingRow.role == "raised",
+                                              RegisterSightingRow.source.in_(sorted(view.exclude)))
+    for sighting in session.scalars(query):
+        text = sighting.text.lower()
+        if subject in text or fuzz.partial_ratio(warning.text.lower(), text) >= 80:
+            row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == sighting.number))
+            if row is not None and row.origin == "brief" and row.thread is None and row.source == sighting.source:
+                return row
+    return None
+
+
 def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date,  # type: ignore[no-untyped-def]
               view: AsOf) -> int:
-    """The next number as the register stood at the brief's moment.
+    """A number for a new item: the one the day's own brief gave the same item, else one nobody used.
 
-    A number some other brief took later for something else is skipped (one number never names two
-    things); a number that only the slot's own brief of the day held is this brief's to use (that
-    brief is the output being written, and the person numbered it the same way).
+    The register as it stood at the window's end decides what is carried; a new number must still
+    never name two things, so it follows the highest number ever seen (later briefs included).
     """
-    visible = [row.number for row in session.scalars(select(RegisterEntryRow)) if view.raised(row)]
-    visible += [s.number for s in session.scalars(select(RegisterSightingRow)) if view.sees(s.day, s.moment, s.source)]
-    number = max(visible, default=0) + 1
     fields = dict(text=warning.text, risk=warning.risk, kind=warning.kind, raised=day.isoformat(),
                   raised_at=view.moment, source=carried_from, origin="baton", thread=thread, key=warning.key,
                   subject=warning.subject, status="open", closed=None, closed_at=None, closed_from=None,
                   evidence=None)
-    while True:
-        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
-        if row is None:
-            session.add(RegisterEntryRow(number=number, **fields))
-            break
-        if row.origin == "brief" and row.thread is None and row.source in view.exclude:
-            for name, value in fields.items():
-                setattr(row, name, value)
-            break
-        number += 1
+    row = _own_number(session, warning, view)
+    if row is not None:
+        for name, value in fields.items():
+            setattr(row, name, value)
+        session.flush()
+        return row.number
+    highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
+                  session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
+    session.add(RegisterEntryRow(number=highest + 1, **fields))
     session.flush()
-    return number
+    return highest + 1
 
 
 def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], as_of: datetime | None = None,
