@@ -8,12 +8,13 @@ and identifier in the brief is copied from a source.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from agents.integrator.cluster import Item, MistakenNumber, cluster_items, mistaken_numbers
+from agents.integrator.compare import NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.increment_text import (
     card_status,
@@ -26,6 +27,7 @@ from agents.integrator.increment_text import (
 from agents.integrator.scope import ScopeRules, judge_scope, section_terms, text_relevance, topical_passages
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
+    MIN_RELEVANCE,
     Judgement,
     TopicFit,
     cut_reason,
@@ -131,8 +133,17 @@ def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
 def _about(warning: BriefWarning, item: Item) -> bool:
     """Whether a one-item warning is about ``item``: it names the item, or (a note's own sections) it
     stands in the note the item digests."""
+    spans = {(p.path, p.start, p.end) for p in item.passages if p.heading}
+    if any(path == where and start <= int(line) <= end
+           for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
+        return True  # a warning on a line of the item's own passage
     if not item.key.startswith("note:"):
-        return mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item)
+        if mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item):
+            return True
+        # A caveat quoting one of the item's own distinctive figures ("380ms") is about it.
+        text = warning.text.replace(" ", "")
+        return warning.kind == "caveat" and any(
+            len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
     # A digest is named by its note: a warning on one of its own sections' lines is about it, and so is
     # one whose subject those sections discuss.
     spans = {(p.path, p.start, p.end) for p in item.passages}
@@ -146,7 +157,8 @@ def _about(warning: BriefWarning, item: Item) -> bool:
 
 
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
-                       topical: Callable[[str], bool]) -> tuple[list[BriefWarning], list[dict]]:
+                       topical: Callable[[str], bool],
+                       other_briefs: Collection[str] = ()) -> tuple[list[BriefWarning], list[dict]]:
     """Keep the warnings the brief's items need; set the rest aside, listed, never silently dropped.
 
     A caveat qualifies a claim the brief passes on, a card's date its newness: kept when about an
@@ -157,7 +169,13 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
     findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
     for warning in warnings:
         covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)), None)
-        if covered is not None:
+        relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and bool(warning.sources) and all(
+            s in other_briefs or (is_brief_path(s) and s.startswith("inbox/")) for s in warning.sources)
+        if relayed:
+            # Found only in briefs (another topic's, earlier days'): they relay their notes, and their own
+            # topic carries the finding; this brief reports what its first-hand sources show.
+            ok, why = False, "仅见于简报的转述（各自主题已携带），无一手来源"
+        elif covered is not None:
             ok, why = False, f"与 {covered.register or covered.id}（{covered.subject}）是同一件事，已在该条中"
         elif warning.kind in ("caveat", "date_mismatch"):
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
@@ -242,6 +260,10 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
+        if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源") and \
+                any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
+            # The living document already anchors this paper: it is this topic's, whatever today's words.
+            fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         if not fit.in_topic:
             title = item_title(item)
             if item.card is not None:  # a carded paper stays auditable in the arXiv list, marked outside the topic
@@ -274,7 +296,7 @@ def integrate(
     chosen = select_items(rows, topic.increments)
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
-                                             lambda text: text_relevance(text, rules) >= 1)
+                                             lambda text: text_relevance(text, rules) >= 1, other_briefs)
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
     # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.

@@ -148,7 +148,8 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
 
     def add_card() -> None:
         card = item.card
-        for sentence in re.split(r"(?<=[。；.!?])\s*", str(getattr(card, "summary", "") or "")):
+        # Sentences end at 。；！？ or at ". " — never at the dot of a number ("93.3%").
+        for sentence in re.split(r"(?<=[。；！？])|(?<=[.!?])\s+", str(getattr(card, "summary", "") or "")):
             if sentence.strip() and not sentence.lstrip().startswith("#"):
                 add(sentence, str(card.path), 0)
 

@@ -107,9 +107,24 @@ def _figure_known(figure: Any, known: str) -> bool:
     return numbers[0] in known
 
 
+_DISTINCT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,}")
+
+
+def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """A bullet that holds two or more of the item's distinctive figures anchors it, though it names
+    the source otherwise ("SGLang 16,200 tok/s vs vLLM 12,500 tok/s" for a benchmark page)."""
+    numbers = {n for f in item.figures for n in _DISTINCT.findall(f.raw) if n.replace(",", "").replace(".", "")
+               not in ("2025", "2026", "2027")}
+    if len(numbers) < 2:
+        return []
+    return [(s, b) for s, b in anchored if sum(1 for n in numbers if n in b.text) >= 2]
+
+
 def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
     """Judge ``item`` against anchored (Section, Bullet) pairs and earlier briefs (VaultFiles)."""
     bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
+    if not bullets:
+        bullets = _anchored_by_figures(item, anchored)
     briefs, lines = [], []
     for brief in earlier_briefs:
         hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]

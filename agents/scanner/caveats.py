@@ -25,12 +25,15 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bwithout (?:stating |giving )?(?:the )?(?:conditions|setup|hardware|config)|\bdoes(?:n't| not) (?:say|state|give)\b|"
         r"\bunspecified\b", re.IGNORECASE)),
     ("单一测试条件", re.compile(
-        r"只有这一组|只(?:在|测了?|跑了?|给了?)\s*(?:一|1)\s*(?:个|组|种|台|套|次)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
+        r"只有这一组|只(?:在|测了?|跑了?|给了?)[^，。；,;]{0,20}?(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
         r"单节点测试|单卡实验|单模型|\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace)s?\b|"
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
     ("作者自报", re.compile(
         r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
         r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
+    ("口径不可合并", re.compile(
+        r"不是一回事|不能合并|不可(?:合并|合表)|不要(?:混用|合并)|别混用|\bnot comparable\b|\bdon'?t (?:mix|merge)\b",
+        re.IGNORECASE)),
     ("待核实", re.compile(
         r"待核(?:实|对|查)?|待确认|待验证|未核实|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
@@ -64,8 +67,16 @@ class Caveat:
     marks: str | None
 
 
+_NEGATED = re.compile(r"(?:不是|并非|非|没有|不算|\bnot\b|\bno\b)\s*$", re.IGNORECASE)
+
+
 def _labels(text: str) -> list[str]:
-    return [label for label, cue in _CUES if cue.search(text)]
+    """The kinds of doubt the text states; a negated cue ("不是厂商稿", "not self-reported") states none."""
+    found = []
+    for label, cue in _CUES:
+        if any(not _NEGATED.search(text[max(0, m.start() - 6):m.start()]) for m in cue.finditer(text)):
+            found.append(label)
+    return found
 
 
 def find_caveats(line: str) -> list[Caveat]:

@@ -78,6 +78,10 @@ _PROMISE = re.compile(
     r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)",
     re.IGNORECASE,
 )
+# The author says the figures on this line are not to be compared ("不是一回事，不能合并").
+_NOT_COMPARABLE = re.compile(r"不是一回事|不能合并|不可(?:合并|比|合表)|不能直接比|不要(?:混用|合并)|别混用|口径不同|"
+                             r"\bnot comparable\b|\bnot the same (?:setup|thing)\b|\bdon'?t (?:mix|merge|compare)\b",
+                             re.IGNORECASE)
 _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
 _SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
 
@@ -235,7 +239,7 @@ def extract_mentions(source: str, text: str) -> list[Mention]:
                                    "first_header": header[0] if header else ""}
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
-                context=sentence, detail=detail,
+                context=sentence, detail={**detail, "apart": bool(_NOT_COMPARABLE.search(line))},
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")

@@ -35,10 +35,13 @@ _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|
 
 def caveat_subject(claim: str, heading: str) -> str:
     """What the caveat is about: the claim's paper number, else its first proper name, else the heading's."""
-    for text in (claim, _OUTLINE.sub(" ", heading)):
+    # A paper number first (the claim's, else its section's: "只测了一种硬件" under a paper's heading is
+    # about the paper, not the hardware), then a name.
+    for text in (claim, heading):
         refs = [r.id for r in find_arxiv_refs(text) if not r.malformed]
         if refs:
             return refs[0]
+    for text in (claim, _OUTLINE.sub(" ", heading)):
         for match in _NAME.finditer(text):
             name = match.group(1).strip()
             first = name.split()[0]

@@ -616,6 +616,18 @@ def _apart(a: FigureClaim, b: FigureClaim) -> bool:
     return a.high < b.low * 0.98 or b.high < a.low * 0.98
 
 
+def _author_parts(a: FigureClaim, b: FigureClaim) -> bool:
+    """The author already set the two apart: a line holding both figures says they are not comparable."""
+    for claim, other in ((a, b), (b, a)):
+        if claim.mention.detail.get("apart") and other.mention.raw.strip() in (claim.mention.context or "") + \
+                " " + str(claim.mention.detail.get("line", "")):
+            return True
+        if claim.mention.detail.get("apart") and claim.mention.source == other.mention.source \
+                and claim.mention.line == other.mention.line:
+            return True
+    return False
+
+
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """``number_conflict``: one metric of one entity, comparable conditions, figures that do not overlap,
     from two places."""
@@ -630,7 +642,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
             continue
         subject = group[0].subject
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b)]
+                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b) and not _author_parts(a, b)]
         if not clash:
             continue
         # Every figure of the group is listed (the ranges beside the clash help the reader), the clash decides.

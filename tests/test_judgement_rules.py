@@ -1,0 +1,35 @@
+"""Rules from the review of issue 8, on hand-made inputs: the author's own words decide."""
+
+from __future__ import annotations
+
+from agents.integrator.cluster import cluster_items
+from agents.integrator.select import judge_status
+from agents.scanner.caveats import find_caveats
+from agents.scanner.living_doc import parse_living_doc
+from agents.scanner.mentions import extract_mentions
+from agents.verifier.claims import check_number_conflicts
+from tests.test_integrator_units import _File
+
+
+def test_figures_already_in_a_bullet_anchor_an_item_that_bullet_does_not_name() -> None:
+    note = _File("inbox/lin/2027-03-16T0900-x.md",
+                 "## Corvid bench\nhttps://corvid.example/h100\n- 前缀密集：Foo 16,200 tok/s vs Bar 12,500 tok/s\n")
+    [item] = [i for i in cluster_items(extract_mentions(note.path, note.body), [note]) if i.urls]
+    doc = parse_living_doc("---\nversion: 3\n---\n## §1 引擎\n- 前缀密集负载：Foo 16,200 tok/s vs Bar 12,500 tok/s"
+                           "〔v2 · 2027-03-01〕\n")
+    anchored = [(s, b) for s in doc.sections for b in s.bullets]
+    assert judge_status(item, anchored, []).status != "net_new"
+
+
+def test_two_figures_the_author_says_are_not_comparable_are_no_conflict() -> None:
+    a = extract_mentions("inbox/lin/2027-03-16-a.md",
+                         "- 口径：这里 Foo TTFT 380ms，上午那份是 103ms。一个多轮，一个单轮，不是一回事，不能合并。\n")
+    b = extract_mentions("inbox/mei/2027-03-16-b.md", "- Foo TTFT 103ms\n")
+    assert not [w for w in check_number_conflicts([*a, *b]) if "Foo" in (w.subject or "")]
+
+
+def test_a_negated_doubt_is_no_caveat_and_a_merge_warning_is_one() -> None:
+    assert find_caveats("- Corvid 数据：独立测试，不是厂商稿") == []
+    assert find_caveats("- Corvid numbers are not self-reported") == []
+    [caveat] = find_caveats("- Foo 380ms 和 Bar 103ms 口径不同，不能合并 ⚠⚬⚬")
+    assert caveat.label == "口径不可合并"
