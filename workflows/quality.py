@@ -21,7 +21,7 @@ from workflows import api
 
 __all__ = ["main", "EXAMPLE_DAYS"]
 
-EXAMPLE_DAYS = (("inference", "2026-09-27"), ("inference", "2026-09-29"), ("llm-infra", "2026-09-28"))
+EXAMPLE_DAYS = (("inference", "2026-09-27"), ("llm-infra", "2026-09-28"), ("inference", "2026-09-29"))  # in date order, as the days ran
 
 
 def main(argv: list[str] | None = None) -> int:
