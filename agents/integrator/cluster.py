@@ -309,6 +309,7 @@ def cluster_items(
     return [*items.values(), *digests]
 
 
+_SITE = re.compile(r"\b[a-z0-9][a-z0-9-]*\.(?:tech|ai|io|com|org|dev|net|co)\b", re.IGNORECASE)
 _STAR_MARK = re.compile(r"(?:⭐|★){1,5}")
 _NOTE_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T_-]?\d{4})?[-_]?")
 _H1 = re.compile(r"^\s{0,3}#\s+(.+)$", re.MULTILINE)
@@ -366,7 +367,11 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     slug = _NOTE_STAMP.sub("", PurePosixPath(source).stem)
     ranges = [(p.start, p.end) for p in own]
     figures = [m for m in found if m.kind == "figure" and any(a <= m.line + shift <= b for a, b in ranges)]
-    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=[slug.lower()] if len(slug) >= 8 else [],
+    # A site named in a section's heading ("inferenceengineering.tech 决策框架") names what the section
+    # digests: a living-document bullet citing that site anchors it.
+    sites = sorted({m.lower() for p in own for m in _SITE.findall(p.heading)})
+    names = ([slug.lower()] if len(slug) >= 8 else []) + sites
+    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names,
                  sources=[source], figures=figures, passages=own, title=title)]
 
 

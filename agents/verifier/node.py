@@ -129,7 +129,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         for e in open_entries(ctx.db, scan.end, own)
-        if e.d not in carried and relevance(e.text, scan.topic.keywords) >= 1
+        if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
+                                   or (e.source or "").endswith(f"-{scan.topic.slot}.md"))  # this slot raised it
     ] + [{"d": w.register, "text": f"编号冲突（{w.carried_from}）：{w.text}", "risk": w.risk, "raised": None,
           "carried_from": w.carried_from} for w in carried_collisions]
     ctx.store.save_artifact(state.thread, "verify", {
