@@ -136,3 +136,19 @@ def test_a_scouts_caveat_on_an_increment_is_a_numbered_warning(unseen) -> None:
     assert new == list(range(11, 11 + len(new))) and int(caveat.register[1:]) in new
     [increment] = [inc for inc in brief.increments if "2703.04417" in inc.arxiv]
     assert caveat.id in increment.warnings
+
+
+def test_a_note_that_says_it_holds_nothing_for_the_topic_gives_no_digest(tmp_path: Path) -> None:
+    root = write_unseen_vault(tmp_path / "vault")
+    (root / "inbox" / "lin" / f"{DAY}T0930-lin-ops.md").parent.mkdir(parents=True, exist_ok=True)
+    (root / "inbox" / "lin" / f"{DAY}T0930-lin-ops.md").write_text(
+        "# lin · ops radar\n> 本轮 serving 相关度低，主要给 training 线\n\n## 线索1 数据加载器 ⭐⭐⭐⭐\n"
+        "- serving 集群复用了同一套 prefix 缓存配置\n- shard 预取线程 8 → 16，吞吐 +20%\n", encoding="utf-8")
+    settings = settings_from_env(root, root / ".baton", offline=True, formats=("json",))
+    ctx = api.open_context(settings)
+    outcome = api.run_brief(ctx, "serving", date.fromisoformat(DAY))
+    ctx.db.dispose()
+    brief = Brief.model_validate_json(Path(outcome.drafts[0]).read_text(encoding="utf-8"))
+    [entry] = [x for x in brief.excluded if x["key"].endswith("lin-ops.md")]
+    assert "相关度低" in entry["reason"]
+    assert not any(inc.key and inc.key.endswith("lin-ops.md") for inc in brief.increments)

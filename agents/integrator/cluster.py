@@ -31,7 +31,7 @@ from state.models import BriefWarning, Mention
 if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
-__all__ = ["Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "mistaken_numbers", "passages_of",
+__all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "mistaken_numbers", "passages_of",
            "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
@@ -77,6 +77,7 @@ class Item:
     queue_card: int | None = None
     queue_title: str | None = None
     title: str | None = None  # a note digest's title (the note's own heading)
+    remarks: list[str] = field(default_factory=list)  # a note digest's lines about what the note holds per topic
 
     @property
     def agents(self) -> set[str]:
@@ -309,6 +310,9 @@ def cluster_items(
     return [*items.values(), *digests]
 
 
+# "inference 主轴：无 NET-new", "llm-infra：无增量", "nothing new for serving": the author's word per topic.
+NOTHING_FOR = re.compile(r"(?:主轴|主题)?\s*[：:]\s*无\s*(?:NET-new|增量|新增|净增量)|(?:主轴|主题)?\s*相关度(?:很|较)?低|"
+                          r"nothing new for|no increments? for|low relevance for", re.IGNORECASE)
 _SITE = re.compile(r"\b[a-z0-9][a-z0-9-]*\.(?:tech|ai|io|com|org|dev|net|co)\b", re.IGNORECASE)
 _STAR_MARK = re.compile(r"(?:⭐|★){1,5}")
 _NOTE_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T_-]?\d{4})?[-_]?")
@@ -371,7 +375,8 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     # digests: a living-document bullet citing that site anchors it.
     sites = sorted({m.lower() for p in own for m in _SITE.findall(p.heading)})
     names = ([slug.lower()] if len(slug) >= 8 else []) + sites
-    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names,
+    remarks = [line.strip() for line in text.split("\n") if NOTHING_FOR.search(line)]
+    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names, remarks=remarks,
                  sources=[source], figures=figures, passages=own, title=title)]
 
 

@@ -319,7 +319,10 @@ def integrate(
                                                                               topic.increments)})
     increments = []
     for rank, (item, judgement, fit, _rank) in enumerate(chosen, start=1):
-        credibility, on_item, match, title = details[item.key]
+        _, on_item, match, title = details[item.key]
+        # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
+        kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
+        credibility = score_credibility(item, results, kept_on_item, fit.stars)
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=item.urls, sources=item.sources, work_queue=item.queue_flag,
@@ -328,13 +331,18 @@ def integrate(
             credibility_reason=credibility.reason, relation=relation_text(item, judgement, match, scan, doc),
             section=match.id if match else None, section_title=match.title if match else None,
             key=item.key, relevance=fit.relevance, card_status=card_status(item),
-            warnings=[renamed[w.id] for w in on_item if w.id in renamed],
+            warnings=[w.id for w in kept_on_item],
         ))
     citable: list[ArxivEntry] = []
     ordered = [row for row in chosen] + sorted((r for r in rows if r[0].key not in chosen_keys), key=lambda r: r[0].key)
     for item, judgement, _fit, _rank in ordered:
         shown, _, match, title = details[item.key]
-        citable.extend(_arxiv_entry(item, title, judgement, match.id if match else None, shown.score, results))
+        entries = _arxiv_entry(item, title, judgement, match.id if match else None, shown.score, results)
+        if item.key not in chosen_keys and judgement.status != "carried":
+            # Not an increment today: listed for audit, not as NET-new or integrated.
+            entries = [e.model_copy(update={"status": None, "note": "；".join(filter(None, ["未入选本轮增量", e.note]))})
+                       for e in entries]
+        citable.extend(entries)
     citable.extend(outside)
     # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
     citable.extend(wrong)

@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.integrator.cluster import Item
+from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import Mark, placement_topic, read_marks
 
 __all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms", "text_relevance", "topical_passages"]
@@ -152,6 +152,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         words = {w.lower().removesuffix(".md") for w in re.findall(r"[A-Za-z][\w.-]*", value)}
         return bool(words & ours), bool(words & (rules.known_topics - ours))
 
+    for remark in getattr(item, "remarks", []):
+        said = NOTHING_FOR.search(remark)  # "inference 主轴：无 NET-new", "本轮 inference 相关度低"
+        if said and any(name in remark[: said.start()].lower() for name in ours):
+            return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
     for path, mark in marks:
         if mark.kind == "adjacent" and mark.value in ours:
             return TopicFit(False, relevance, f"来源标注「{rules.topic} 主轴仅邻接」（{_where(path, mark)}）")

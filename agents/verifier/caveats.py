@@ -51,7 +51,8 @@ def caveat_subject(claim: str, heading: str) -> str:
 
 
 def _is_window_note(path: str) -> bool:
-    return path.startswith("inbox/") and not is_brief_path(path)
+    # Notes and paper cards are first-hand (a card's "待读全文" is its cataloguer's caveat); briefs relay.
+    return path.startswith(("inbox/", "organized/paper_cards/")) and not is_brief_path(path)
 
 
 def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
