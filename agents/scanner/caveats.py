@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agents.scanner.marks import read_marks
+
 __all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING"]
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -94,6 +96,8 @@ def find_caveats(line: str) -> list[Caveat]:
         return [Caveat(_labels(part)[0] if _labels(part) else "待核实", part, mark) for part in items]
     if LIST_HEADING.match(text):
         return []
+    if any(mark.kind in ("carried", "anchored") for mark in read_marks([(0, text)])):
+        return []  # "…，结论 9-26 已锚，沿用": the claim is carried, not passed on; its doubt went with it
     labels = _labels(text)
     if not labels and mark is None:
         return []
