@@ -17,13 +17,17 @@ from agents.scanner.window import scan_window
 from state.models import Brief
 from state.settings import settings_from_env
 from state.vault_config import load_vault_config
+from tests.conftest import SHARED_VAULT
 from workflows import api
+from workflows.quality import example_days
 
-DAYS = (("inference", "2026-09-27"), ("llm-infra", "2026-09-28"), ("inference", "2026-09-29"))
+# The days the team wrote briefs for, read from the examples folder beside the sample vault.
+DAYS = example_days(SHARED_VAULT.parent / "examples")
 
 
 @pytest.fixture
 def briefs(sample_vault: Path) -> dict[tuple[str, str], Brief]:
+    assert DAYS, "the examples folder beside the sample vault holds no <day>-<topic>-e1prep.md"
     settings = settings_from_env(sample_vault, sample_vault / ".baton", offline=True, formats=("json", "md"))
     ctx = api.open_context(settings)
     found = {}
@@ -86,3 +90,7 @@ def test_no_item_is_both_new_and_said_to_be_old_or_mismatched(briefs) -> None:
             reason = inc.credibility_reason or ""
             if any(by_id.get(w) and by_id[w].kind == "title_mismatch" for w in inc.warnings):
                 assert "核对一致" not in reason, (topic, day, inc.title)
+        # The arXiv list calls NET-new or integrated only what the increments carry.
+        increment_ids = {i for inc in brief.increments for i in inc.arxiv}
+        called = {a.id for a in brief.arxiv if a.status in ("net_new", "integrated")}
+        assert called <= increment_ids, (topic, day, sorted(called - increment_ids))

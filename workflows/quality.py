@@ -8,6 +8,7 @@ is run offline, and ``compare`` prints recall/precision per day.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -19,9 +20,15 @@ from state.models import Brief
 from state.settings import settings_from_env
 from workflows import api
 
-__all__ = ["main", "EXAMPLE_DAYS"]
+__all__ = ["main", "example_days"]
 
-EXAMPLE_DAYS = (("inference", "2026-09-27"), ("llm-infra", "2026-09-28"), ("inference", "2026-09-29"))  # in date order, as the days ran
+_EXAMPLE = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)-e1prep\.md$")
+
+
+def example_days(examples: Path) -> list[tuple[str, str]]:
+    """(topic, day) of every hand-written brief ``<day>-<topic>-e1prep.md`` in ``examples``, in date order."""
+    found = [_EXAMPLE.match(p.name) for p in examples.glob("*-e1prep.md")]
+    return sorted(((m.group(2), m.group(1)) for m in found if m), key=lambda td: (td[1], td[0]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,11 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(args.vault, vault)
         settings = settings_from_env(vault, vault / ".baton", offline=True, formats=("json", "md"))
         ctx = api.open_context(settings)
-        for topic, day in EXAMPLE_DAYS:
+        for topic, day in example_days(args.examples):
             theirs = args.examples / f"{day}-{topic}-e1prep.md"
-            if not theirs.is_file():
-                print(f"{topic} {day}: no hand-written brief at {theirs}; skipped")
-                continue
             outcome = api.run_brief(ctx, topic, date.fromisoformat(day))
             drafts = [Path(d) for d in outcome.drafts]
             ours = Brief.model_validate_json(next(d for d in drafts if d.suffix == ".json").read_text(encoding="utf-8"))

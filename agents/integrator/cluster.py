@@ -310,7 +310,7 @@ def cluster_items(
     return [*items.values(), *digests]
 
 
-# "inference 主轴：无 NET-new", "llm-infra：无增量", "nothing new for serving": the author's word per topic.
+# "serving 主轴：无 NET-new", "training：无增量", "nothing new for serving": the author's word per topic.
 NOTHING_FOR = re.compile(r"(?:主轴|主题)?\s*[：:]\s*无\s*(?:NET-new|增量|新增|净增量)|(?:主轴|主题)?\s*相关度(?:很|较)?低|"
                           r"nothing new for|no increments? for|low relevance for", re.IGNORECASE)
 _SITE = re.compile(r"\b[a-z0-9][a-z0-9-]*\.(?:tech|ai|io|com|org|dev|net|co)\b", re.IGNORECASE)
@@ -371,7 +371,7 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     slug = _NOTE_STAMP.sub("", PurePosixPath(source).stem)
     ranges = [(p.start, p.end) for p in own]
     figures = [m for m in found if m.kind == "figure" and any(a <= m.line + shift <= b for a, b in ranges)]
-    # A site named in a section's heading ("inferenceengineering.tech 决策框架") names what the section
+    # A site named in a section's heading ("benchhub.io 决策框架") names what the section
     # digests: a living-document bullet citing that site anchors it.
     sites = sorted({m.lower() for p in own for m in _SITE.findall(p.heading)})
     names = ([slug.lower()] if len(slug) >= 8 else []) + sites

@@ -102,7 +102,7 @@ class TheirBrief(BaseModel):
 # Findings the hand-written briefs keep outside their contradictions section (coordination goes in the
 # status summary; text addressed to a model is not a claim): counted apart, not as unmatched warnings.
 NOT_COMPARED = frozenset({"instruction_in_source", "false_alarm", "gap_unreported", "streak_mismatch"})
-_FIGURE_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
+FIGURE_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
 
 
 def _same_quote(ours: str, theirs: str) -> bool:
@@ -119,7 +119,7 @@ def _same_claim(subject: str, ours: str, theirs: str) -> bool:
     words = [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", subject)]
     if not words or not all(w.lower() in theirs.lower() for w in words):
         return False
-    return bool(set(_FIGURE_TOKEN.findall(ours)) & set(_FIGURE_TOKEN.findall(theirs)))
+    return bool(set(FIGURE_TOKEN.findall(ours)) & set(FIGURE_TOKEN.findall(theirs)))
 
 
 def _same_subject(subject: str, theirs: str) -> bool:

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from agents.integrator.cluster import Item, MistakenNumber, cluster_items, mistaken_numbers
-from agents.integrator.compare import NOT_COMPARED
+from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.increment_text import (
     card_status,
@@ -120,40 +120,30 @@ def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
 _CITED_LINE = re.compile(r"((?:inbox|organized)/[^\s：:（）()]+?\.md) L(\d+)")
 
 
-_TOKEN = re.compile(r"\d+(?:\.\d+)+|\d{2,}")
-
-
 def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
     """A caveat that says what a cross-source finding already says (same subject, a shared number)."""
     subject = (finding.subject or "").lower()
     return bool(subject) and subject == (caveat.subject or "").lower() and bool(
-        set(_TOKEN.findall(caveat.text)) & set(_TOKEN.findall(finding.text)))
+        set(FIGURE_TOKEN.findall(caveat.text)) & set(FIGURE_TOKEN.findall(finding.text)))
 
 
 def _about(warning: BriefWarning, item: Item) -> bool:
-    """Whether a one-item warning is about ``item``: it names the item, or (a note's own sections) it
-    stands in the note the item digests."""
-    spans = {(p.path, p.start, p.end) for p in item.passages if p.heading}
-    if any(path == where and start <= int(line) <= end
-           for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
-        return True  # a warning on a line of the item's own passage
-    if not item.key.startswith("note:"):
-        if mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item):
-            return True
-        # A caveat quoting one of the item's own distinctive figures ("380ms") is about it.
-        text = warning.text.replace(" ", "")
-        return warning.kind == "caveat" and any(
-            len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
-    # A digest is named by its note: a warning on one of its own sections' lines is about it, and so is
-    # one whose subject those sections discuss.
+    """Whether a one-item warning is about ``item``: it stands on a line of the item's own passages, or
+    it names the item (a paper, a link, one of its distinctive figures); a note digest, named only by
+    its note, also by the subject its sections discuss."""
     spans = {(p.path, p.start, p.end) for p in item.passages}
     if any(path == where and start <= int(line) <= end
            for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
         return True
-    subject = warning.subject or ""
-    if len(subject) < 3 or not set(warning.sources) & set(item.sources):
-        return False
-    return any(subject in line for p in item.passages for _, line in [(p.start, p.heading), *p.lines])
+    if item.key.startswith("note:"):
+        subject = warning.subject or ""
+        return len(subject) >= 3 and bool(set(warning.sources) & set(item.sources)) and any(
+            subject in line for p in item.passages for _, line in [(p.start, p.heading), *p.lines])
+    if mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item):
+        return True
+    text = warning.text.replace(" ", "")  # a caveat quoting one of the item's own figures ("380ms")
+    return warning.kind == "caveat" and any(
+        len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
 
 
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],

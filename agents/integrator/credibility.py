@@ -71,11 +71,6 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
     return ok, bad
 
 
-def _relay(path: str) -> bool:
-    """A finished brief restates its sources: it is a relay, not an independent witness."""
-    return is_brief_path(path)
-
-
 def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),
                       stars: int = 0) -> Credibility:
     """Score ``item``; ``results`` maps arXiv id → the verifier's ArxivEntry, ``warnings`` are its open ones,
@@ -98,8 +93,8 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
     elif item.arxiv and not bad:
         reasons.append("arXiv 号未联网核对")
     witnesses = sorted({p.split("/")[1] for p in item.sources
-                        if p.startswith("inbox/") and p.count("/") >= 2 and not _relay(p)})
-    relays = sorted({p for p in item.sources if p.startswith("inbox/") and _relay(p)})
+                        if p.startswith("inbox/") and p.count("/") >= 2 and not is_brief_path(p)})
+    relays = sorted({p for p in item.sources if p.startswith("inbox/") and is_brief_path(p)})
     if len(witnesses) >= 2:
         score += 1
         reasons.append(f"{len(witnesses)} 个独立一手来源（{' / '.join(witnesses)}）")

@@ -153,7 +153,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return bool(words & ours), bool(words & (rules.known_topics - ours))
 
     for remark in getattr(item, "remarks", []):
-        said = NOTHING_FOR.search(remark)  # "inference 主轴：无 NET-new", "本轮 inference 相关度低"
+        said = NOTHING_FOR.search(remark)  # "serving 主轴：无 NET-new", "本轮 serving 相关度低"
         if said and any(name in remark[: said.start()].lower() for name in ours):
             return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
     for path, mark in marks:
@@ -186,7 +186,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                         "discard", evidence)
     if placed_here is not None:
         return TopicFit(True, max(relevance, STRONG), mark=status_mark, evidence=evidence, stars=stars)
-    if forwarded is not None:  # handed to another topic ("转 inference"): that topic's, not ours
+    if forwarded is not None:  # handed to another topic ("转 training"): that topic's, not ours
         path, mark = forwarded
         return TopicFit(False, relevance, f"来源标注转交「{mark.value[:40]}」（{_where(path, mark)}）")
     if placed_else is not None and relevance < STRONG:

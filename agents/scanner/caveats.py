@@ -91,7 +91,7 @@ def find_caveats(line: str) -> list[Caveat]:
     marks = _MARKS.search(text)
     mark = marks.group(0).replace("\ufe0f", "") if marks else None
     head = _LIST_HEAD.match(text)
-    if head:  # "待核：InferenceBench 显著性；2609.23130 的 1-4% 说法要看表": each item is a claim to verify
+    if head:  # "待核：QuillServe 显著性；2703.04417 的 1-4% 说法要看表": each item is a claim to verify
         items = [part.strip() for part in re.split(r"[；;]", text[head.end():]) if part.strip()]
         return [Caveat(_labels(part)[0] if _labels(part) else "待核实", part, mark) for part in items]
     if LIST_HEADING.match(text):

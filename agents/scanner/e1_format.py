@@ -4,7 +4,7 @@ Everything that reads or writes a brief goes through here: the scanner's brief
 parser (``agents.scanner.briefs``), the register, ``compare``, the integrator's
 clustering and source weighting, and the drafts and publishing (file names).
 
-- A brief is a note whose slug ends in ``-e1prep`` (``2026-09-28-llm-infra-e1prep.md``); baton's
+- A brief is a note whose slug ends in ``-e1prep`` (``2027-03-16-serving-e1prep.md``); baton's
   own published copy sits beside a person's as ``….e1prep.baton.md``.
 - Parts are headed ``一、…`` … ``七、…``; increments ``增量 N：…`` (and ``承接…#N``); warnings
   ``⚠️ C3（新增 D214）：…`` or ``D195：…``; a D-number is ``D`` and three or more digits.

@@ -3,10 +3,10 @@
 The team marks its judgement inline, in Chinese or English, and a brief must
 follow it: ``丢弃：…`` / ``（丢弃）`` / ``discarded``; ``沿用`` / ``续立`` / ``carried
 over`` (nothing new); ``已锚入`` / ``已锚`` / ``already anchored`` (anchored,
-maybe with news); ``归入：engineering §训练基础设施``
-/ ``建议归入：§1.(3) KV Cache`` / ``file under inference §2``; ``（转 tom
-inference）`` / ``交 llm-infra`` / ``forward to inference``; ``inference
-主轴仅邻接`` / ``only adjacent to inference``; ⭐ / ★ ratings.
+maybe with news); ``归入：training §数据管线``
+/ ``建议归入：§1.(3) KV Cache`` / ``file under serving §2``; ``（转 lin
+training）`` / ``交 training`` / ``forward to serving``; ``serving
+主轴仅邻接`` / ``only adjacent to serving``; ⭐ / ★ ratings.
 
 A mark counts only where it is a *status* of the thing on that line: at the
 start of a heading, bullet or table cell, or in brackets after the item, never

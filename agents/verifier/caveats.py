@@ -18,12 +18,14 @@ from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import RISK_OF_MARKS
 from agents.scanner.e1_format import is_brief_path
 from agents.verifier.claims import make_warning
+from agents.verifier.names import PROPER_NAME
 from state.models import BriefWarning, Mention
 
 __all__ = ["check_caveats", "caveat_subject"]
 
 # A name: a Latin token with a capital somewhere ("DSpark", "vLLM", "GLM-5.3-Flash", "PolyKV"), maybe two words.
-_NAME = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?:\s+[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)?)")
+# A name, with a capitalised second word when it has one ("Apple Silicon", "IETF CATS").
+_NAME = re.compile(PROPER_NAME.pattern[:-1] + r"(?:\s+[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)?)")
 _OUTLINE = re.compile(r"§\s*[\w.()（）]+|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)+\s+|^\s*\d{1,2}[.、]\s+")
 _GENERIC = frozenset({
     "The", "This", "That", "These", "It", "We", "Our", "Paper", "Note", "Notes", "CSDN", "HF", "GPU", "GPUs", "KV",

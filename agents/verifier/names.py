@@ -27,12 +27,15 @@ from state.models import Mention
 
 __all__ = [
     "ArxivName",
+    "PROPER_NAME",
     "arxiv_name",
     "arxiv_names",
     "name_key",
     "name_words",
 ]
 
+# A proper name in running text: a Latin token, dots and hyphens inside ("GLM-5.3-Flash", "llama.cpp").
+PROPER_NAME = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)")
 _RUN_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9\-_.+×' ]*$")
 _RUN_AFTER = re.compile(r"^[A-Za-z][A-Za-z0-9\-_.+×:' ]*")
 _SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+")
@@ -65,7 +68,7 @@ def name_key(name: str) -> str:
 
 def _is_name(text: str) -> bool:
     """A paper's or system's name: a word of 3+ letters that is not a stop word; a lone lower-case word
-    ("jay", an author's handle before a date) is not one, "vLLM", "KVSET" or "prefix caching" are."""
+    (an author's handle before a date) is not one; "QuillServe", "KV-Tier" or "prefix caching" are."""
     words = [w for w in re.split(r"[^A-Za-z]+", text) if w]
     named = [w for w in words if len(w) >= 3 and w.lower() not in _STOP]
     if len(words) == 1 and named and named[0].islower() and not re.search(r"\d", text):

@@ -21,6 +21,7 @@ from sqlalchemy import or_, select, update
 from agents.scanner.briefs import is_brief_name
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.notes import parse_note_name, read_vault_file
+from agents.verifier.names import PROPER_NAME
 from state.db import Database
 from state.models import BriefWarning, Mention
 from state.tables.register import PromiseRow, RegisterEntryRow
@@ -130,7 +131,6 @@ def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: dateti
     return read
 
 
-_PROMISER = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)")
 _RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)
 _RELAY_CLAUSE = re.compile(r"(?:据|根据|来自|援引|according to|per|via|reported by|citing)[^，,。；;]*?(?:报道|称|消息)?[，,]",
                            re.IGNORECASE)
@@ -144,7 +144,7 @@ def promise_subject(text: str) -> str | None:
     lead = _LEADS.search(text)
     before = text[: lead.start()] if lead else text
     before = _RELAY_CLAUSE.sub(" ", before)  # "据 VentureBeat 报道，" / "According to The Verge," relay, not promise
-    for match in _PROMISER.finditer(before):
+    for match in PROPER_NAME.finditer(before):
         name = match.group(1)
         if not any(c.isupper() for c in name) or name in _COMMON or _RELAY.search(before[: match.start()]):
             continue
