@@ -22,6 +22,13 @@ CAVEATS = [
     ("- Lattice-KV 压缩率 12× ⚠⚠⚬", "来源标注可信度打折"),
     ("- 论文里只给了 1 组模型的结果", "单一测试条件"),
     ("- unverified: the 30% memory saving", "待核实"),
+    ("- Orrery-Attn 的压缩比摘要里没有数，待读全文", "待核实"),
+    ("- only read the abstract so far; the 5× speedup is theirs", "待核实"),
+    ("- 仅摘要级信息，TTFT 数字来自作者", "待核实"),
+    ("- Brisk-MoE 的 2× 只看了摘要，全文没读完", "待核实"),
+    ("- Quokka 那组用了 4 倍预算，和别家不能直接比", "口径不可合并"),
+    ("- the 9× figure is not directly comparable with last week's run", "口径不可合并"),
+    ("- haven't read the full paper yet; the 18% gain is abstract-only", "待核实"),
 ]
 NOT_CAVEATS = [
     "> 评级：⭐ = 价值；⚠ = 可信度打折",
@@ -35,6 +42,9 @@ NOT_CAVEATS = [
     "## §3 Lattice-KV ⚠⚬",
     "- 作者团队来自三家公司，代码已开源",
     "- Corvid 的 40% 是作者自己算的，结论 3-02 已锚，沿用",
+    "- 全文已读完，摘要与正文一致",
+    "- 2704.22222 今天把全文读完（上周只看了摘要），数字与表 3 对得上",
+    "- Read the full paper tonight (last week: abstract only); numbers match table 2",
 ]
 
 
@@ -117,3 +127,16 @@ def test_second_table_caveats(body: str, subject: str, risk: str) -> None:
 @pytest.mark.parametrize("body", SECOND_NEAR)
 def test_second_table_near_misses(body: str) -> None:
     assert check_caveats(extract_mentions("inbox/x/2027-02-03-radar.md", body)) == []
+
+
+def test_a_table_row_and_the_remark_under_it_are_one_caveat() -> None:
+    body = ("## Lumen-Bench 2705.33333\n"
+            "| 参考 | Quokka 搜索 | 6.2× | 4× 预算，页面注明 not comparable |\n"
+            "\n"
+            "- ⚠ Quokka 那行用了 4 倍预算，不可直接比，别拿来下结论\n"
+            "\n\n\n\n\n"
+            "- ⚠ Lumen-Bench 的任务数没写明，待核\n")
+    warnings = check_caveats(extract_mentions("inbox/x/n.md", body))
+    assert len(warnings) == 2
+    assert sorted(len(w.sources) for w in warnings) == [1, 1]
+    assert sum("Quokka" in w.text for w in warnings) == 1

@@ -48,6 +48,12 @@ def _mentions(*notes: str):  # type: ignore[no-untyped-def]
     (("Corvid TTFT 85ms，QuillServe 380ms", "Corvid TTFT 86ms"), set()),
     (("（单轮口径，TTFT Corvid 103ms vs QuillServe 79ms）和多轮的 85ms vs 380ms", "QuillServe TTFT 80ms"), set()),
     (("QuillServe 比 Corvid 吞吐 +29%", "QuillServe 吞吐 +89%"), set()),
+    # Near misses: each source writes both figures (a sub-result beside the headline).
+    (("Corvid 吞吐 3.1×；其中跨节点共享那组 Corvid 吞吐 1.9×", "Corvid 吞吐 1.9×（跨节点）。已记过：Corvid 吞吐 3.1×"), set()),
+    (("Lumen throughput 4.0x overall; the shared-cache run Lumen throughput 2.2x",
+      "Lumen throughput 2.2x in the shared run, Lumen throughput 4.0x headline"), set()),
+    # ...but one of them writing a single figure still disagrees with the other.
+    (("Corvid 吞吐 3.1×；其中跨节点共享那组 Corvid 吞吐 1.9×", "Corvid 吞吐 5.6×"), {"Corvid throughput"}),
 ])
 def test_number_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected

@@ -34,10 +34,13 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
         r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
     ("口径不可合并", re.compile(
-        r"不是一回事|不能合并|不可(?:合并|合表)|不要(?:混用|合并)|别混用|\bnot comparable\b|\bdon'?t (?:mix|merge)\b",
+        r"不是一回事|不能合并|不可(?:合并|合表)|不要(?:混用|合并)|别混用|不(?:可|能)(?:直接)?(?:比|对比|比较)(?!例|率|重)|"
+        r"\bnot (?:directly )?comparable\b|\bdon'?t (?:mix|merge)\b|\bapples (?:to|and) oranges\b",
         re.IGNORECASE)),
     ("待核实", re.compile(
         r"待核(?:实|对|查)?|待确认|待验证|未核实|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
+        r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|"
+        r"\babstract[- ]only\b|\bonly (?:read )?the abstract\b|\bfull (?:text|paper) (?:not (?:yet )?read|pending)\b|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
         r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),
 )
@@ -50,9 +53,11 @@ LIST_HEADING = re.compile(r"^\s*#+\s*(?:待核(?:实)?(?:清单|事项|列表)?|
                           re.IGNORECASE)
 # A mark alone is a caveat only on a claim: a figure, a paper number or a name on the line.
 _CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
-_SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
+_SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?:全文|原文|正文)[^，。；,;]{0,4}读完|读完(?:了)?(?:全文|原文)|"
+                      r"已读全文|\bread the (?:full|whole) (?:paper|text)\b|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
                       re.IGNORECASE)
-_NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|未核实|未复现|未确认",
+_NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|未核实|未复现|未确认|"
+                          r"没(?:有)?读完|未读完|还没读|\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|not yet)\s+(?:\w+\s+)?read\b",
                           re.IGNORECASE)
 _SET_ASIDE = re.compile(r"不收|只作背景|不进活文档|不作增量|只当经验值|不收数字|\bnot (?:kept|used)\b|\bbackground only\b",
                         re.IGNORECASE)

@@ -215,7 +215,11 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
         if in_window:
             scan.cards.append(card)
             scan.blobs[file.sha256] = file.text or ""
-            scan.mentions.extend(extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}"))
+            found = extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}")
+            for mention in found:  # a card's lines are about its paper unless they name another
+                if mention.kind == "caveat":
+                    mention.detail["paper"] = card.arxiv
+            scan.mentions.extend(found)
 
 
 def _read_organized(cfg: VaultConfig, relative: str, kind: str, scan: WindowScan) -> VaultFile | None:

@@ -35,14 +35,20 @@ _GENERIC = frozenset({
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
 
 
-def caveat_subject(claim: str, heading: str) -> str:
-    """What the caveat is about: the claim's paper number, else its first proper name, else the heading's."""
+def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
+    """What the caveat is about: the claim's paper number, else its first proper name, else the heading's.
+
+    ``paper`` is the paper the whole source is about (a paper card's): it comes after a number on
+    the line and before names, which on a card are the paper's methods, not other subjects.
+    """
     # A paper number first (the claim's, else its section's: "只测了一种硬件" under a paper's heading is
     # about the paper, not the hardware), then a name.
     for text in (claim, heading):
         refs = [r.id for r in find_arxiv_refs(text) if not r.malformed]
         if refs:
             return refs[0]
+    if paper:
+        return paper
     for text in (claim, _OUTLINE.sub(" ", heading)):
         for match in _NAME.finditer(text):
             name = match.group(1).strip()
@@ -57,20 +63,42 @@ def _is_window_note(path: str) -> bool:
     return path.startswith(("inbox/", "organized/paper_cards/")) and not is_brief_path(path)
 
 
+def _subject(mention: Mention) -> str:
+    paper = mention.detail.get("paper")
+    return caveat_subject(mention.context, str(mention.detail.get("heading") or ""),
+                          str(paper) if paper else None)
+
+
+def _one_per_claim(grouped: dict[str, list[Mention]]) -> dict[str, list[Mention]]:
+    """Doubts on one subject a few lines apart under one heading of one source qualify one claim
+    (a table row marked "not comparable" and the remark under it): one warning."""
+    merged: dict[str, list[Mention]] = {}
+    for key, found in grouped.items():
+        subject = _subject(found[0]).lower()
+        into = next((k for k, other in merged.items() if _subject(other[0]).lower() == subject and any(
+            a.source == b.source and a.detail.get("heading") == b.detail.get("heading") and abs(a.line - b.line) <= 3
+            for a in found for b in other)), None)
+        if into is None:
+            merged[key] = list(found)
+        else:
+            merged[into].extend(found)
+    return merged
+
+
 def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """One ``caveat`` warning per claim its authors qualified, with every source that did."""
     grouped: dict[str, list[Mention]] = {}
     for mention in mentions:
         if mention.kind != "caveat" or not _is_window_note(mention.source):
             continue
-        subject = caveat_subject(mention.context, str(mention.detail.get("heading") or ""))
+        subject = _subject(mention)
         figure = _FIGURE.search(mention.context)
         key = f"caveat:{subject.lower()}:{figure.group(0).replace(' ', '') if figure else mention.value}"
         grouped.setdefault(key, []).append(mention)
     warnings = []
-    for key, found in grouped.items():
+    for key, found in _one_per_claim(grouped).items():
         first = found[0]
-        subject = caveat_subject(first.context, str(first.detail.get("heading") or ""))
+        subject = _subject(first)
         marks = [m.detail.get("marks") for m in found if m.detail.get("marks")]
         risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
                    default="低")

@@ -628,6 +628,18 @@ def _author_parts(a: FigureClaim, b: FigureClaim) -> bool:
     return False
 
 
+def _both_written_by_each(a: FigureClaim, b: FigureClaim, group: Sequence[FigureClaim]) -> bool:
+    """Two sources that each write both figures (a P2P result beside the headline one): neither disagrees
+    with the other, each author gives the two figures for two set-ups."""
+    if a.mention.source == b.mention.source:
+        return False
+
+    def holds(source: str, figure: FigureClaim) -> bool:
+        return any(c.mention.source == source and not _apart(c, figure) for c in group)
+
+    return holds(a.mention.source, b) and holds(b.mention.source, a)
+
+
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """``number_conflict``: one metric of one entity, comparable conditions, figures that do not overlap,
     from two places."""
@@ -642,7 +654,8 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
             continue
         subject = group[0].subject
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b) and not _author_parts(a, b)]
+                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b) and not _author_parts(a, b)
+                 and not _both_written_by_each(a, b, group)]
         if not clash:
             continue
         # Every figure of the group is listed (the ranges beside the clash help the reader), the clash decides.
