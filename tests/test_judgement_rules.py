@@ -33,3 +33,26 @@ def test_a_negated_doubt_is_no_caveat_and_a_merge_warning_is_one() -> None:
     assert find_caveats("- Corvid numbers are not self-reported") == []
     [caveat] = find_caveats("- Foo 380ms 和 Bar 103ms 口径不同，不能合并 ⚠⚬⚬")
     assert caveat.label == "口径不可合并"
+
+
+def test_a_release_of_a_thing_the_living_document_tracks_is_named_after_it() -> None:
+    from types import SimpleNamespace
+
+    from agents.integrator.scope import names_tracked, tracked_subjects
+
+    bullets = [SimpleNamespace(text=t) for t in (
+        "quokka-serve 入选 CNCF Sandbox：K8s 原生分布式推理〔v3.1〕",
+        "- **Lumen** v2（arXiv 2701.00001）：分层 KV",
+        "0.30.0 起默认开启 chunked prefill",
+        "Orrery: a scheduler for MoE serving",
+        "本周无新增",
+    )]
+    tracked = tracked_subjects(bullets)
+    assert tracked == {"quokka-serve", "lumen", "orrery"}
+    assert names_tracked("quokka-serve v0.9", [], tracked) == "quokka-serve"
+    assert names_tracked("Lumen 2.1 release notes", [], tracked) == "Lumen"
+    assert names_tracked("https://github.com/x/y/releases", ["Orrery v3"], tracked) == "Orrery"
+    # Near misses: a name that merely starts like a tracked one, a tracked name later in the title.
+    assert names_tracked("quokka v0.9", [], tracked) is None
+    assert names_tracked("Benchmarks of Lumen and others", [], tracked) is None
+    assert names_tracked("Lumenix 1.0", [], tracked) is None

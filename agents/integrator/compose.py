@@ -24,7 +24,15 @@ from agents.integrator.increment_text import (
     key_points,
     relation_text,
 )
-from agents.integrator.scope import ScopeRules, judge_scope, section_terms, text_relevance, topical_passages
+from agents.integrator.scope import (
+    ScopeRules,
+    judge_scope,
+    names_tracked,
+    section_terms,
+    text_relevance,
+    topical_passages,
+    tracked_subjects,
+)
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
     MIN_RELEVANCE,
@@ -228,6 +236,7 @@ def integrate(
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
         known_topics=frozenset({t.lower() for t in (*(topic.adjacent or ()), topic.name)}
                                | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}))
+    tracked = tracked_subjects([bullet for _, bullet in anchored])
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     for item in items:
@@ -254,6 +263,10 @@ def integrate(
                 any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
             # The living document already anchors this paper: it is this topic's, whatever today's words.
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
+        elif fit.in_topic and fit.relevance < MIN_RELEVANCE and item.card is None and \
+                names_tracked(item_title(item), item.names, tracked):
+            # A new release of something the living document keeps an entry for ("X v0.9" beside "X 入选 …").
+            fit = replace(fit, relevance=MIN_RELEVANCE)
         if not fit.in_topic:
             title = item_title(item)
             if item.card is not None:  # a carded paper stays auditable in the arXiv list, marked outside the topic

@@ -215,6 +215,31 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")
 
 
+_SUBJECT_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?([A-Za-z][\w.+-]*[A-Za-z0-9])")
+_VERSION_WORD = re.compile(r"^v?\d+(?:\.\d+)*$", re.IGNORECASE)
+
+
+def tracked_subjects(bullets: Sequence[Any]) -> frozenset[str]:
+    """The names the living document keeps entries for: the leading name of each anchored bullet
+    ("llm-d 入选 …", "**Orca** v2：…"), lower-cased. A later release of a tracked thing is the topic's."""
+    names = set()
+    for bullet in bullets:
+        head = re.split(r"[：:（(—]", str(getattr(bullet, "text", "")), maxsplit=1)[0]
+        match = _SUBJECT_HEAD.match(head)
+        if match and len(match.group(1)) >= 3 and not _VERSION_WORD.match(match.group(1)):
+            names.add(match.group(1).lower())
+    return frozenset(names)
+
+
+def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) -> str | None:
+    """The tracked subject an item is named after (its title's or a name's leading word), if any."""
+    for text in (title, *names):
+        match = _SUBJECT_HEAD.match(text or "")
+        if match and match.group(1).lower() in tracked:
+            return match.group(1)
+    return None
+
+
 def topical_passages(item: Item, rules: ScopeRules) -> list[Any]:
     """A note digest's passages that are about this topic and that the scout did not set aside.
 
