@@ -208,3 +208,22 @@ def test_density_and_honesty_tell_thin_day_from_broken_input():
     assert silent.broken and silent.silent == ["jay"]
     broken = honesty_statement("inference", "低", [], (3, 8), silent)
     assert "jay" in broken and "静默" in broken and "中位数 8" in broken
+
+
+def test_a_source_listing_line_or_a_log_line_is_not_an_items_title() -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.increment_text import item_title
+    from state.models import Mention
+
+    def titled(context: str, key: str = "arxiv:2702.00042") -> str:
+        mention = Mention(source="inbox/x/brief.md", kind="arxiv", value="2702.00042", raw="2702.00042", line=3,
+                          context=context)
+        return item_title(Item(key=key, arxiv=["2702.00042"], anchors=[mention]))
+
+    assert titled("inbox/ann 2026-03-02-0900-ann-notes.md（09:00 · 4KB · 2702.00042 …）") == "2702.00042"
+    assert titled("organized/paper_cards/0042-2702-00042.md 已读") == "2702.00042"
+    assert titled("10:01:02 GET 200 38KB etag 未变") == "2702.00042"
+    assert titled("2026-03-02 10:01 · feed: · 0 条新条目") == "2702.00042"
+    # A real name stays, even with a time or a file type in it.
+    assert titled("Quokka-Serve：tool-call aware KV TTL，10:00 发布") .startswith("Quokka-Serve")
+    assert titled("Markdown 解析器 md4c 的 KV 缓存") .startswith("Markdown")

@@ -74,6 +74,14 @@ def _tidy_title(text: str) -> str:
     return _cut(title, 90)
 
 
+# A line that is a source listing, not a name: a vault path, a timestamp opening a log line.
+_NOT_A_NAME = re.compile(r"\.md\b|(?:^|\s)(?:inbox|organized)/|^(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?\s|\bfeed:")
+
+
+def _nameable(title: str) -> bool:
+    return len(title) >= 4 and not _NOT_A_NAME.search(title)
+
+
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
         return _tidy_title(item.passages[0].heading) or item.title or item.key
@@ -85,20 +93,20 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
         return item.queue_title
     for passage in sorted(item.passages, key=lambda p: not p.by_heading):
         title = _tidy_title(passage.heading)
-        if len(title) >= 4:
+        if _nameable(title):
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.
     for _, bullet in judgement.bullets if judgement else []:
         title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
-        if len(title) >= 4:
+        if _nameable(title):
             return title
     for mention in item.anchors:
         named = arxiv_name(mention) if mention.kind == "arxiv" else None
-        if named and len(named[0]) >= 4:
+        if named and _nameable(named[0]):
             return _tidy_title(named[0])
     for mention in item.anchors:
         title = _tidy_title(_clean(mention.context))
-        if len(title) >= 4:
+        if _nameable(title):
             return title
     return item.arxiv[0] if item.arxiv else (item.urls or item.names or [item.key])[0]
 
