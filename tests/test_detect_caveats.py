@@ -27,6 +27,7 @@ CAVEATS = [
     ("- 仅摘要级信息，TTFT 数字来自作者", "待核实"),
     ("- Brisk-MoE 的 2× 只看了摘要，全文没读完", "待核实"),
     ("- Quokka 那组用了 4 倍预算，和别家不能直接比", "口径不可合并"),
+    ("## B. 漏洞情报 ⭐⭐⭐（未核 advisory ⚠⚬⚬）", "待核实"),
     ("- the 9× figure is not directly comparable with last week's run", "口径不可合并"),
     ("- haven't read the full paper yet; the 18% gain is abstract-only", "待核实"),
 ]
@@ -43,6 +44,7 @@ NOT_CAVEATS = [
     "- 作者团队来自三家公司，代码已开源",
     "- Corvid 的 40% 是作者自己算的，结论 3-02 已锚，沿用",
     "- 全文已读完，摘要与正文一致",
+    "- 未核心路径的改动不影响 TTFT",
     "- 2704.22222 今天把全文读完（上周只看了摘要），数字与表 3 对得上",
     "- Read the full paper tonight (last week: abstract only); numbers match table 2",
 ]

@@ -54,6 +54,9 @@ def _mentions(*notes: str):  # type: ignore[no-untyped-def]
       "Lumen throughput 2.2x in the shared run, Lumen throughput 4.0x headline"), set()),
     # ...but one of them writing a single figure still disagrees with the other.
     (("Corvid 吞吐 3.1×；其中跨节点共享那组 Corvid 吞吐 1.9×", "Corvid 吞吐 5.6×"), {"Corvid throughput"}),
+    # ...and an author who writes both figures to call them a contradiction is not giving two set-ups.
+    (("QuillServe TTFT 矛盾：Lumen 测 QuillServe TTFT 380ms，其他来源 QuillServe TTFT 45–150ms",
+      "QuillServe TTFT 380ms"), {"QuillServe ttft"}),
 ])
 def test_number_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected

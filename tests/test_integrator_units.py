@@ -227,3 +227,23 @@ def test_a_source_listing_line_or_a_log_line_is_not_an_items_title() -> None:
     # A real name stays, even with a time or a file type in it.
     assert titled("Quokka-Serve：tool-call aware KV TTL，10:00 发布") .startswith("Quokka-Serve")
     assert titled("Markdown 解析器 md4c 的 KV 缓存") .startswith("Markdown")
+
+
+def test_a_witness_discusses_the_item_and_a_coordination_note_relays_it() -> None:
+    from agents.integrator.cluster import Item, Passage
+
+    passage = Passage("inbox/ann/2026-03-02-ann-notes.md", 4, 9, "## Quokka-KV ⭐⭐⭐⭐", [(5, "- 压缩 4×")])
+    listed_only = "inbox/bo/2026-03-02-bo-daily-list.md"
+    check = "inbox/lead/2026-03-02-1245-lead-coordination-check-noon.md"
+    item = Item(key="arxiv:2703.00001", arxiv=["2703.00001"], passages=[passage],
+                sources=[passage.path, listed_only, check])
+    reason = score_credibility(item, {}).reason
+    assert "单一一手来源" in reason and "独立一手来源" not in reason  # bo only lists it
+    assert "另有 1 份简报 / 协调记录转述" in reason  # the lead's check restates the scouts
+    # Two notes that each discuss it are two witnesses.
+    other = Passage(listed_only, 2, 6, "## Quokka-KV 复现", [(3, "- 我们测到 3.6×")])
+    both = Item(key=item.key, arxiv=item.arxiv, passages=[passage, other], sources=item.sources)
+    assert "2 个独立一手来源（ann / bo）" in score_credibility(both, {}).reason
+    # Nobody discusses it: every first-hand note that names it counts, as before.
+    named = Item(key=item.key, arxiv=item.arxiv, sources=[passage.path, listed_only])
+    assert "2 个独立一手来源" in score_credibility(named, {}).reason

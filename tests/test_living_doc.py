@@ -56,3 +56,29 @@ def test_updated_without_offset_is_in_the_vault_timezone() -> None:
     assert doc.updated == datetime(2026, 9, 28, 5, 0, tzinfo=TZ)
     assert set(doc.anchored_ids(date(2026, 9, 28), datetime(2026, 9, 28, 18, 40, tzinfo=TZ))) == \
         {"2609.11111", "2609.22222"}
+
+
+def test_the_version_as_of_a_moment_follows_the_change_log() -> None:
+    from datetime import date, datetime
+    from zoneinfo import ZoneInfo
+
+    from agents.scanner.living_doc import parse_living_doc
+
+    tz = ZoneInfo("Asia/Shanghai")
+    text = (
+        "---\nversion: 41\nupdated: 2026-03-05 21:00\n---\n"
+        "## §1 Engines\n- Quokka v2 〔v38 · 2026-03-01〕\n\n"
+        "## Change log\n"
+        "- v41 · 2026-03-05 21:00 · merge of the 03-05 brief\n"
+        "- v40 · 2026-03-05 07:30 · morning wording fixes (no new bullets)\n"
+        "- v39 (2026-03-04): register sync\n"
+        "- v38 · 2026-03-01 22:00 · merge\n"
+    )
+    doc = parse_living_doc(text, tz)
+    at = datetime(2026, 3, 5, 18, 0, tzinfo=tz)
+    # v40 came out that morning without adding a bullet: the bullets alone would say v38.
+    assert doc.version_as_of(date(2026, 3, 5), at) == "40"
+    assert doc.version_as_of(date(2026, 3, 5), datetime(2026, 3, 5, 7, 0, tzinfo=tz)) == "39"
+    assert doc.version_as_of(date(2026, 3, 5), datetime(2026, 3, 5, 22, 0, tzinfo=tz)) == "41"
+    # A date-only entry counts from the end of its day.
+    assert doc.version_as_of(date(2026, 3, 4), datetime(2026, 3, 4, 12, 0, tzinfo=tz)) == "38"

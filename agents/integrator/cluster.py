@@ -41,6 +41,8 @@ _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d
 # A link line under a heading: the URL bare or after a short label ("URL：", "来源：", "Source: ", "原文：").
 _LINK_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:[\w\u4e00-\u9fff ]{1,12}[:：]\s*)?<?https?://", re.IGNORECASE)
 _ANCHOR_KINDS = ("arxiv", "url")
+# A line that names the passage's source before its link: "来源：CSDN《…》https://…", "Source: … https://…".
+_SOURCE_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:原文|来源|出处|原帖|链接|原链接|source|via)\s*[:：]", re.IGNORECASE)
 
 
 @dataclass
@@ -170,6 +172,8 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
             continue
         if _LINK_LINE.match(line):
             return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
+        if _SOURCE_LINE.match(line):  # "来源：CSDN《…》https://…": the passage digests that page
+            return {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
         break
     return keys
 

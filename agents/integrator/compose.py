@@ -80,8 +80,8 @@ def _warnings_for(item: Item, warnings: Sequence[BriefWarning]) -> list[BriefWar
     found = []
     for warning in warnings:
         text = " ".join(filter(None, [warning.subject, warning.key, warning.text]))
-        if mentions_item(text, item):
-            found.append(warning)
+        if mentions_item(text, item) or (warning.kind == "caveat" and _about(warning, item)):
+            found.append(warning)  # a caveat on a line of the item's own passage qualifies the item
     return found
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,6 +72,11 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
     return ok, bad
 
 
+def _relays(path: str) -> bool:
+    """Briefs and coordination notes restate the scouts' notes: not independent evidence."""
+    return is_brief_path(path) or "coordination" in PurePosixPath(path).name.lower()
+
+
 def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),
                       stars: int = 0) -> Credibility:
     """Score ``item``; ``results`` maps arXiv id → the verifier's ArxivEntry, ``warnings`` are its open ones,
@@ -92,9 +98,14 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
         reasons.append("arXiv 页面核对一致")
     elif item.arxiv and not bad:
         reasons.append("arXiv 号未联网核对")
-    witnesses = sorted({p.split("/")[1] for p in item.sources
-                        if p.startswith("inbox/") and p.count("/") >= 2 and not is_brief_path(p)})
-    relays = sorted({p for p in item.sources if p.startswith("inbox/") and is_brief_path(p)})
+    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not _relays(p)]
+    # A witness discusses the item (a passage of its own, a figure of it); a note that only lists it
+    # among others is not a second account.
+    discussing = {p.path for p in item.passages} | {f.source for f in item.figures}
+    if any(p in discussing for p in firsthand):
+        firsthand = [p for p in firsthand if p in discussing]
+    witnesses = sorted({p.split("/")[1] for p in firsthand})
+    relays = sorted({p for p in item.sources if p.startswith("inbox/") and _relays(p)})
     if len(witnesses) >= 2:
         score += 1
         reasons.append(f"{len(witnesses)} 个独立一手来源（{' / '.join(witnesses)}）")
@@ -104,7 +115,7 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
     else:
         reasons.append("单一一手来源" if witnesses else "无一手笔记来源")
     if relays:
-        reasons.append(f"另有 {len(relays)} 份简报转述（不计为独立来源）")
+        reasons.append(f"另有 {len(relays)} 份简报 / 协调记录转述（不计为独立来源）")
     if stars >= 4:
         score += 1
         reasons.append(f"来源评级 {'⭐' * stars}")

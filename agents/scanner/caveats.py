@@ -38,7 +38,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bnot (?:directly )?comparable\b|\bdon'?t (?:mix|merge)\b|\bapples (?:to|and) oranges\b",
         re.IGNORECASE)),
     ("待核实", re.compile(
-        r"待核(?:实|对|查)?|待确认|待验证|未核实|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
+        r"待核(?:实|对|查)?|待确认|待验证|未核(?:实|对|查)?(?!心)|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
         r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|"
         r"\babstract[- ]only\b|\bonly (?:read )?the abstract\b|\bfull (?:text|paper) (?:not (?:yet )?read|pending)\b|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, time, tzinfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.frontmatter import parse_front_time, split_front_matter
@@ -43,6 +43,9 @@ class LivingDoc:
     version: str | None = None
     updated: datetime | None = None
     sections: list[Section] = field(default_factory=list)
+    # The change log's entries ("- v264 · 2026-09-27 12:50 · …"): (version, when; None for a date-only entry's
+    # time, which is read as the end of its day).
+    changes: list[tuple[str, datetime]] = field(default_factory=list)
 
     def _anchored(self, bullet: Bullet, day: date, at: datetime | None) -> bool:
         if bullet.day is None or bullet.day < day:
@@ -78,16 +81,39 @@ class LivingDoc:
         changed since, else the newest version among the bullets anchored by then (None when unknown)."""
         if self.updated is None or at is None or self.updated <= at:
             return self.version
+        if self.changes:  # the change log says when each version came out
+            out = [version for version, when in self.changes if (when if when.tzinfo else when.replace(
+                tzinfo=at.tzinfo)) <= at]
+            if out:
+                return max(out, key=_version_key)
         versions = [b.version for _, b in self.anchored_as_of(day, at) if b.version]
 
-        def key(version: str) -> tuple[int, ...]:
-            return tuple(int(part) for part in version.split(".") if part.isdigit())
-
-        return max(versions, key=key) if versions else None
+        return max(versions, key=_version_key) if versions else None
 
     def section(self, section_id: str) -> Section | None:
         """Return the section ``section_id`` (e.g. ``§3.3``)."""
         return next((s for s in self.sections if s.id == section_id), None)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+# A change-log line: "- v264 · 2026-09-27 12:50 · …", "- v3.45 (2026-09-28 05:00): …", "* 1.2 — 2026-09-27".
+_CHANGE = re.compile(r"^\s*[-*]\s+v?(?P<version>\d+(?:\.\d+)*)\s*[·|(（:：—-]\s*(?P<day>\d{4}-\d{2}-\d{2})"
+                     r"(?:[ T](?P<time>\d{1,2}:\d{2}))?")
+
+
+def _change(line: str, tz: tzinfo | None) -> tuple[str, datetime] | None:
+    match = _CHANGE.match(line)
+    if not match:
+        return None
+    try:
+        day = date.fromisoformat(match.group("day"))
+        clock = datetime.strptime(match.group("time"), "%H:%M").time() if match.group("time") else time(23, 59, 59)
+    except ValueError:
+        return None
+    return match.group("version"), datetime.combine(day, clock, tzinfo=tz)
 
 
 def parse_living_doc(text: str, tz: tzinfo | None = None) -> LivingDoc:
@@ -108,7 +134,12 @@ def parse_living_doc(text: str, tz: tzinfo | None = None) -> LivingDoc:
             if current is not None:
                 doc.sections.append(current)
             continue
-        if current is None or not line.lstrip().startswith(("- ", "* ")):
+        if current is None:
+            change = _change(line, tz)
+            if change is not None:
+                doc.changes.append(change)
+            continue
+        if not line.lstrip().startswith(("- ", "* ")):
             continue
         content = line.lstrip()[2:].strip()
         marker = _MARKER.search(content)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from agents.scanner.e1_format import is_brief_path
 from agents.scanner.mentions import METRICS, nearest_metric
 from state.models import BriefWarning, Mention
 
@@ -628,22 +629,50 @@ def _author_parts(a: FigureClaim, b: FigureClaim) -> bool:
     return False
 
 
-def _both_written_by_each(a: FigureClaim, b: FigureClaim, group: Sequence[FigureClaim]) -> bool:
-    """Two sources that each write both figures (a P2P result beside the headline one): neither disagrees
-    with the other, each author gives the two figures for two set-ups."""
-    if a.mention.source == b.mention.source:
-        return False
+_Written = tuple[str, float, float, bool]  # (unit, low, high, lined up against others': a sources table, a "矛盾" line)
+# A line where the author sets figures against each other as a disagreement, not as two set-ups.
+_CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bconflict|\binconsistent\b|\bdisagree|\bcontradict",
+                    re.IGNORECASE)
 
-    def holds(source: str, figure: FigureClaim) -> bool:
-        return any(c.mention.source == source and not _apart(c, figure) for c in group)
 
-    return holds(a.mention.source, b) and holds(b.mention.source, a)
+def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]]) -> bool:
+    """A first-hand source writes both figures in its own account (a sub-result beside the headline one):
+    its author gives two figures for two set-ups, so they do not disagree. A table whose rows are
+    sources, or a line calling the figures a contradiction, lines up others' figures: not one account."""
+    def matches(entry: _Written, figure: FigureClaim) -> bool:  # the same figure: a range only as that range
+        unit, low, high, _ = entry
+        return _UNIT_ALIASES.get(unit, unit) == figure.unit and figure.low * 0.95 <= low and high <= figure.high * 1.05 \
+            and low * 0.95 <= figure.low and figure.high <= high * 1.05
+
+    for source, entries in written.items():
+        if is_brief_path(source):
+            continue
+        own = [e for e in entries if not e[3]]
+        if any(matches(e, a) for e in own) and any(matches(e, b) for e in own):
+            return True
+    return False
+
+
+def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
+    written: dict[str, list[_Written]] = defaultdict(list)
+    for mention in mentions:
+        number = mention.detail.get("number") if mention.kind == "figure" else None
+        if isinstance(number, int | float):
+            table = mention.detail.get("table") or {}
+            by_source = bool(_SOURCE_HEADER.search(str(table.get("first_header", "")))) if table else False
+            by_source = by_source or bool(_CLASH.search(mention.context or mention.raw))
+            high = mention.detail.get("high")
+            top = float(high) if isinstance(high, int | float) else float(number)
+            unit, low, top = _unit(str(mention.detail.get("unit") or ""), float(number), top)
+            written[mention.source].append((unit, low, top, by_source))
+    return written
 
 
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """``number_conflict``: one metric of one entity, comparable conditions, figures that do not overlap,
     from two places."""
     window = {m.source for m in mentions}
+    written = _figures_written(mentions)
     groups: dict[tuple[str, str, str], list[FigureClaim]] = defaultdict(list)
     # Only the window's figures: the living document's older figures describe other set-ups too often.
     for claim in figure_claims(mentions):
@@ -655,7 +684,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         subject = group[0].subject
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
                  if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b) and not _author_parts(a, b)
-                 and not _both_written_by_each(a, b, group)]
+                 and not _both_written(a, b, written)]
         if not clash:
             continue
         # Every figure of the group is listed (the ranges beside the clash help the reader), the clash decides.
