@@ -103,3 +103,33 @@ def test_empty_and_broken_front_matter(tmp_path: Path) -> None:
 )
 def test_truncation_rule(text: str, cut: bool) -> None:
     assert looks_truncated(text) is cut
+
+
+def test_mentions_and_card_points_cite_the_line_a_reader_finds_in_the_file(tmp_path: Path) -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.increment_text import key_points
+    from agents.scanner.cards import parse_card
+    from agents.scanner.mentions import extract_mentions
+    from agents.scanner.notes import VaultFile
+
+    tz = ZoneInfo("Asia/Shanghai")
+    note = _write(tmp_path, "inbox/ann/2026-03-02-ann-notes.md",
+                  "---\ntime: 2026-03-02T09:00:00+08:00\nagent: ann\n---\n\n# Notes\n\n- Quokka-KV arXiv 2703.00001\n")
+    file: VaultFile = read_vault_file(tmp_path, note, tz)
+    assert file.body_line == 5
+    found = [m for m in extract_mentions(file.path, file.body, file.body_line) if m.kind == "arxiv"]
+    lines = note.read_text(encoding="utf-8").split("\n")
+    assert found and "2703.00001" in lines[found[0].line - 1]
+    card_path = _write(tmp_path, "organized/paper_cards/0001-2703-00001.md",
+                       "---\ncard: 1\narxiv: \"2703.00001\"\ntitle: Quokka-KV\nprimary: serving\n"
+                       "ingested: 2026-03-02T06:00+08:00\nstatus: classified\n---\n\n## 摘要\n\n分层 KV。\n\n## 要点\n\n"
+                       "- 只测了一种 GPU\n")
+    card = parse_card(read_vault_file(tmp_path, card_path, tz))
+    assert not isinstance(card, str)
+    card_lines = card_path.read_text(encoding="utf-8").split("\n")
+    from agents.integrator.select import Judgement
+
+    points = key_points(Item(key="arxiv:2703.00001", arxiv=["2703.00001"], card=card), Judgement("net_new"))
+    cited = [int(p.rsplit(" L", 1)[1].rstrip("）")) for p in points]
+    assert cited and all(n > 8 for n in cited)  # never "L0", never inside the front matter
+    assert all(p.split("（")[0].strip("- ")[:4] in card_lines[n - 1] for p, n in zip(points, cited, strict=True))

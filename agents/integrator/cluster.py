@@ -116,10 +116,10 @@ def _named_keys(text: str) -> list[str]:
     return [f"pr:{m.group(1).lower()}#{m.group(2)}" for m in PR_REF.finditer(text)]
 
 
-def passages_of(path: str, text: str) -> list[Passage]:
-    """Split one source into passages at headings and ``增量 N：`` lines."""
+def passages_of(path: str, text: str, first_line: int = 1) -> list[Passage]:
+    """Split one source into passages at headings and ``增量 N：`` lines (numbered from ``first_line``)."""
     passages: list[Passage] = [Passage(path, 0, 0, "")]
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(text.split("\n"), start=first_line):
         if _HEADING.match(line):
             passages.append(Passage(path, number, number, line.strip()))
         else:
@@ -148,13 +148,13 @@ class _Union:
             self.parent[rb] = ra
 
 
-def _line_offset(file_text: str, mentions: Sequence[Mention]) -> int:
-    """Lines between the mention numbering and the file text (front matter stripped or not)."""
+def _line_offset(file_text: str, mentions: Sequence[Mention], first_line: int = 1) -> int:
+    """Lines between the mention numbering and the text's (which starts on file line ``first_line``)."""
     lines = file_text.split("\n")
     for mention in mentions:
         if not mention.raw:
             continue
-        index = mention.line - 1
+        index = mention.line - first_line
         if 0 <= index < len(lines) and mention.raw in lines[index]:
             return 0
         for shift in range(1, 40):
@@ -190,6 +190,7 @@ def cluster_items(
         by_source.setdefault(mention.source, []).append(mention)
     # The scanner numbers mention lines within the body (front matter removed).
     texts = {f.path: (f.body or f.text or "") for f in files}
+    starts = {f.path: (getattr(f, "body_line", 1) if f.body else 1) for f in files}
     union = _Union()
     order: list[str] = []
     anchors: list[tuple[str, Mention]] = []
@@ -205,7 +206,8 @@ def cluster_items(
 
     for source, found in by_source.items():
         text = texts.get(source, "")
-        shift = _line_offset(text, [m for m in found if m.kind in _ANCHOR_KINDS]) if text else 0
+        first = starts.get(source, 1)
+        shift = _line_offset(text, [m for m in found if m.kind in _ANCHOR_KINDS], first) if text else 0
         anchors_by_line: dict[int, list[str]] = {}
         for mention in found:
             for key in item_keys(mention):
@@ -215,7 +217,7 @@ def cluster_items(
             if mention.kind in _ANCHOR_KINDS or mention.kind == "figure":
                 for key in _named_keys(mention.context):
                     seen(key)
-        source_passages = passages_of(source, text) if text else []
+        source_passages = passages_of(source, text, first) if text else []
         for passage in source_passages:
             for number, line in passage.lines:
                 for key in _named_keys(line):

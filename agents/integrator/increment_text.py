@@ -157,9 +157,13 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     def add_card() -> None:
         card = item.card
         # Sentences end at 。；！？ or at ". " — never at the dot of a number ("93.3%").
-        for sentence in re.split(r"(?<=[。；！？])|(?<=[.!?])\s+", str(getattr(card, "summary", "") or "")):
-            if sentence.strip() and not sentence.lstrip().startswith("#"):
-                add(sentence, str(card.path), 0)
+        first = int(getattr(card, "summary_line", 1) or 1)
+        for offset, text in enumerate(str(getattr(card, "summary", "") or "").split("\n")):
+            if text.lstrip().startswith("#"):
+                continue  # a card's own headings ("## 要点") say nothing
+            for sentence in re.split(r"(?<=[。；！？])|(?<=[.!?])\s+", text):
+                if sentence.strip():
+                    add(sentence, str(card.path), first + offset)
 
     # A new item is best described by its own passage; an integrated one by what is new today.
     if judgement.status == "net_new":

@@ -112,7 +112,7 @@ def item_marks(item: Item) -> list[tuple[str, Mark]]:
     card = item.card
     if card is not None and getattr(card, "summary", ""):
         own = lines.setdefault(str(getattr(card, "path", "") or f"paper_card {card.card}"), {})
-        for number, line in enumerate(str(card.summary).split("\n"), start=1):
+        for number, line in enumerate(str(card.summary).split("\n"), start=int(getattr(card, "summary_line", 1) or 1)):
             own.setdefault(number, line)
     return [(path, mark) for path, numbered in lines.items() for mark in read_marks(sorted(numbered.items()))]
 

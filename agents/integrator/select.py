@@ -108,13 +108,17 @@ def _figure_known(figure: Any, known: str) -> bool:
 
 
 _DISTINCT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,}")
+_GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")  # 16,200: thousands grouped, not a version
+_YEAR = re.compile(r"20\d\d|19\d\d")
 
 
 def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """A bullet that holds two or more of the item's distinctive figures anchors it, though it names
     the source otherwise ("SGLang 16,200 tok/s vs vLLM 12,500 tok/s" for a benchmark page)."""
-    numbers = {n for f in item.figures for n in _DISTINCT.findall(f.raw) if n.replace(",", "").replace(".", "")
-               not in ("2025", "2026", "2027")}
+    numbers = {n for f in item.figures for n in _DISTINCT.findall(f.raw)}
+    # A table's bare cells ("| 吞吐 tok/s | 16,200 | 12,500 |") are figures too, when they are distinctive.
+    numbers |= {n for p in item.passages for _, line in p.lines for n in _GROUPED.findall(line)}
+    numbers = {n for n in numbers if not _YEAR.fullmatch(n.replace(",", ""))}
     if len(numbers) < 2:
         return []
     return [(s, b) for s, b in anchored if sum(1 for n in numbers if n in b.text) >= 2]

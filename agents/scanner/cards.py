@@ -31,6 +31,7 @@ class Card(BaseModel):
     status: str = "pending"
     venue: str | None = None
     summary: str = ""
+    summary_line: int = 1  # the file line the summary starts on
 
     @field_validator("ingested")
     @classmethod
@@ -67,7 +68,10 @@ def parse_card(file: VaultFile) -> Card | str:
     if not file.front.present:
         return "a paper card needs YAML front matter (card, arxiv, title, primary, ingested…)"
     try:
-        return Card(path=file.path, summary=file.body.strip()[:2000], **file.front.data)
+        body = file.body or ""
+        lead = body[: len(body) - len(body.lstrip())].count("\n")
+        data = {k: v for k, v in file.front.data.items() if k not in ("path", "summary", "summary_line")}
+        return Card(path=file.path, summary=body.strip()[:2000], summary_line=file.body_line + lead, **data)
     except (ValidationError, TypeError) as exc:
         if isinstance(exc, ValidationError):
             problems = "; ".join(

@@ -173,8 +173,20 @@ def _number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def extract_mentions(source: str, text: str) -> list[Mention]:
-    """Extract every mention from ``text`` (the body of ``source``), line by line."""
+def extract_mentions(source: str, text: str, first_line: int = 1) -> list[Mention]:
+    """Extract every mention from ``text`` (the body of ``source``), line by line.
+
+    ``first_line``: the file line ``text`` starts on (after front matter), so that every mention
+    cites the line a reader finds in the file.
+    """
+    found = _extract(source, text)
+    if first_line != 1:
+        for mention in found:
+            mention.line += first_line - 1
+    return found
+
+
+def _extract(source: str, text: str) -> list[Mention]:
     mentions: list[Mention] = []
     written = _note_day(source)
     header: list[str] = []

@@ -125,6 +125,13 @@ class VaultFile:
     problems: list[tuple[str, str]] = field(default_factory=list)
 
     @property
+    def body_line(self) -> int:
+        """The file line the body starts on (1 without front matter): citations use file lines."""
+        if not self.text or not self.body:
+            return 1
+        return self.text.count("\n") - self.body.count("\n") + 1
+
+    @property
     def slug(self) -> str:
         """The file name's slug (the part after date and time)."""
         return self.name.slug

@@ -159,7 +159,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
         if entry.status in ("read", "truncated") and in_window:
             scan.files.append(file)
             scan.blobs[file.sha256] = text
-            scan.mentions.extend(extract_mentions(file.path, file.body))
+            scan.mentions.extend(extract_mentions(file.path, file.body, file.body_line))
 
 
 _INGESTED = re.compile(rb"^ingested:[ \t]*['\"]?([0-9T:+\- ]+?)['\"]?[ \t]*$", re.MULTILINE)
@@ -215,7 +215,8 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
         if in_window:
             scan.cards.append(card)
             scan.blobs[file.sha256] = file.text or ""
-            found = extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}")
+            # The card's number and title lead the text (a line of their own before the body).
+            found = extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}", file.body_line - 1)
             for mention in found:  # a card's lines are about its paper unless they name another
                 if mention.kind == "caveat":
                     mention.detail["paper"] = card.arxiv

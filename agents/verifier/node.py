@@ -67,7 +67,7 @@ def _references(scan: WindowScan) -> list[Mention]:
     if living is not None and living.sha256 in scan.blobs:
         refs += extract_mentions(living.path, scan.blobs[living.sha256])
     for brief in scan.earlier_briefs:
-        refs += extract_mentions(brief.path, brief.body)
+        refs += extract_mentions(brief.path, brief.body, brief.body_line)
     return refs
 
 

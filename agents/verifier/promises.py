@@ -86,15 +86,16 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
                     break
 
 
-def _with_subject(mention: Mention, lines: list[str]) -> Mention:
+def _with_subject(mention: Mention, lines: list[str], first_line: int = 1) -> Mention:
     """A promise quoted with the head of its line (a note's item), which names what is promised.
 
     The sentence alone often does not: "C2C 让 LLM 之间…。据 VentureBeat 报道，研究团队计划于 2026-09 发布…"
     is quoted "C2C 让 LLM 之间直接传递 KV Cache…据 VentureBeat 报道，研究团队计划于 2026-09 发布…".
     """
-    if mention.kind != "promise" or not 0 < mention.line <= len(lines):
+    index = mention.line - first_line
+    if mention.kind != "promise" or not 0 <= index < len(lines):
         return mention
-    line = lines[mention.line - 1].strip().lstrip("-*•>").strip()
+    line = lines[index].strip().lstrip("-*•>").strip()
     head = re.split(r"[，,。；;：:]", line, maxsplit=1)[0].strip()
     if not head or mention.context.startswith(head) or len(head) > 60:
         return mention
@@ -125,7 +126,7 @@ def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: dateti
         read += 1
         lines = file.body.split("\n")
         by_day.setdefault(file.time.astimezone(tz).date(), []).extend(
-            _with_subject(m, lines) for m in extract_mentions(file.path, file.body))
+            _with_subject(m, lines, file.body_line) for m in extract_mentions(file.path, file.body, file.body_line))
     for day in sorted(by_day):
         track_promises(db, by_day[day], day)
     return read
