@@ -15,6 +15,7 @@ from urllib.parse import quote
 from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents.scanner.notes import read_vault_file, refusal
 from state.errors import ApprovalError, BatonError, ConfigError, UsageError
@@ -55,9 +56,11 @@ def create_app(ctx: BatonContext, token: str) -> FastAPI:
     @app.middleware("http")
     async def guard(request: Request, call_next):  # type: ignore[no-untyped-def]
         path = request.url.path
-        if path not in ("/login",) and sessions.csrf(request.cookies.get(SESSION_COOKIE)) is None:
+        if path == "/favicon.ico":
+            response: Response = Response(status_code=404)
+        elif path != "/login" and sessions.csrf(request.cookies.get(SESSION_COOKIE)) is None:
             target = path + (f"?{request.url.query}" if request.url.query else "")
-            response: Response = RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+            response = RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
         else:
             response = await call_next(request)
         for name, value in _HEADERS.items():
@@ -78,10 +81,16 @@ def create_app(ctx: BatonContext, token: str) -> FastAPI:
                                                     "and try again.")
         return None
 
+    @app.exception_handler(StarletteHTTPException)
+    def http_error(request: Request, exc: StarletteHTTPException) -> HTMLResponse:
+        return problem(request, exc.status_code, "Not found" if exc.status_code == 404 else "Refused",
+                       f"{request.url.path}: {exc.detail}")
+
     # login -------------------------------------------------------------------------------------------------
     @app.get("/login", response_class=HTMLResponse)
     def login_form(request: Request, next: str = "/") -> HTMLResponse:  # noqa: A002 - the query's name
-        form_token = new_token()
+        # Reuse the form token a browser already holds: a second tab (or a favicon fetch) must not void the first.
+        form_token = request.cookies.get(LOGIN_COOKIE) or new_token()
         response = page(request, "login.html", form_token=form_token, next=safe_next(next), error=None)
         response.set_cookie(LOGIN_COOKIE, form_token, httponly=True, samesite="strict", path="/login")
         return response

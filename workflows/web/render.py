@@ -10,9 +10,10 @@ from markupsafe import Markup
 
 __all__ = ["markdown_html", "note_url", "bad_vault_path"]
 
-# "commonmark" with html off: a tag in the source is escaped, never passed through; links keep
+# "commonmark" with html off: a tag in the source is escaped, never passed through; a line break is
+# kept (the brief is line-oriented: a line per source, per bullet); links keep
 # markdown-it's own check (no javascript:, vbscript:, file: or data: targets).
-_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False, "breaks": True}).enable("table")
 
 
 def markdown_html(text: str) -> Markup:
