@@ -265,7 +265,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     rows = review_api.list_threads(api.open_context(_settings(args)))
     for row in rows:
         decided = "; ".join(f"{d.action} r{d.revision} by {d.by}" for d in row.decisions) or "no decision"
-        _out.print(f"{row.thread}\t{row.status}\tr{row.revision}\t{row.warnings} warnings\t{row.age()}\t{decided}")
+        _out.print(f"{row.thread:<24} {row.status:<9} r{row.revision:<3} {row.warnings:>3} warnings  "
+                   f"{row.age():>4}  {decided}")
     if not rows:
         _out.print("no drafts yet: baton run --topic TOPIC --date YYYY-MM-DD")
     return 0
