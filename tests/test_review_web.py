@@ -223,3 +223,13 @@ def test_review_functions_raise_already_decided_with_the_standing_decision(vault
         review.reject(ctx, THREAD, "bob", "too late")
     assert isinstance(caught.value, ApprovalError)
     assert caught.value.decision is not None and caught.value.decision.by == "alice"
+
+
+def test_the_brief_links_each_warning_it_names_to_the_warning_beside_it(client: TestClient, vault: Path) -> None:
+    login(client)
+    page = client.get(f"/brief/{THREAD}").text
+    brief_html = page.split('id="brief">', 1)[1].split('id="warnings"', 1)[0]
+    linked = set(re.findall(r'href="#warning-(C\d+)"', brief_html))
+    known = {w.id for w in review.review(context(vault), THREAD).brief.warnings}
+    assert linked and linked <= known
+    assert all(f'id="warning-{w}"' in page for w in linked)

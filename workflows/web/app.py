@@ -23,7 +23,7 @@ from state.models import WARNING_LABELS
 from state.runtime import BatonContext
 from workflows import coordination, review
 from workflows.web.auth import LOGIN_COOKIE, SESSION_COOKIE, Sessions, new_token, safe_next
-from workflows.web.render import bad_vault_path, markdown_html, note_url
+from workflows.web.render import bad_vault_path, link_warnings, markdown_html, note_url
 
 __all__ = ["create_app", "HEATMAP_DAYS"]
 
@@ -138,7 +138,7 @@ def create_app(ctx: BatonContext, token: str) -> FastAPI:
         except ApprovalError as exc:
             return problem(request, 404, "No such draft", str(exc))
         by_increment = {w: inc for inc in view.brief.increments for w in inc.warnings}
-        return page(request, "brief.html", view=view, brief=view.brief, html=markdown_html(view.markdown),
+        return page(request, "brief.html", view=view, brief=view.brief, html=link_warnings(markdown_html(view.markdown), {w.id for w in view.brief.warnings}),
                     change=view.change, by_increment=by_increment, done=done,
                     last=view.decisions[-1] if view.decisions else None)
 
