@@ -26,7 +26,7 @@ def approval_request(state: RunState, brief: Brief, markdown: str, revision: int
     description = (f"# E1 brief {state.thread} (revision {revision})\n\n"
                    f"{len(brief.increments)} increments, {len(warnings)} warnings. Accept publishes the draft; "
                    "edit publishes your text; respond rejects it with your words as the reason (the next run "
-                   "revises); ignore discards the draft.\n\n" + markdown)
+                   "revises); ignore discards the draft. The brief is `args.markdown`.")
     return [{
         "action_request": {"action": APPROVAL_ACTION, "args": {
             "thread": state.thread, "revision": revision, "sha256": state.brief_sha256,
