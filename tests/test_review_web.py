@@ -233,3 +233,13 @@ def test_the_brief_links_each_warning_it_names_to_the_warning_beside_it(client: 
     known = {w.id for w in review.review(context(vault), THREAD).brief.warnings}
     assert linked and linked <= known
     assert all(f'id="warning-{w}"' in page for w in linked)
+
+
+def test_bound_to_loopback_a_request_naming_another_host_is_refused(vault: Path) -> None:
+    from workflows.web.serve import LOOPBACK_NAMES
+
+    app = create_app(context(vault), TOKEN, LOOPBACK_NAMES)
+    with TestClient(app, base_url="http://rebound.example") as client:
+        assert client.get("/login").status_code == 400
+    with TestClient(app, base_url="http://127.0.0.1:8700") as client:
+        assert client.get("/login").status_code == 200

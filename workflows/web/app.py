@@ -16,6 +16,7 @@ from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from agents.scanner.notes import read_vault_file, refusal
 from state.errors import ApprovalError, BatonError, ConfigError, UsageError
@@ -44,8 +45,12 @@ def _thread_url(thread: str) -> str:
     return "/brief/" + quote(thread, safe=":")
 
 
-def create_app(ctx: BatonContext, token: str) -> FastAPI:
-    """The review app over one vault's context; ``token`` is what /login accepts."""
+def create_app(ctx: BatonContext, token: str, allowed_hosts: list[str] | None = None) -> FastAPI:
+    """The review app over one vault's context; ``token`` is what /login accepts.
+
+    ``allowed_hosts`` (e.g. the loopback names when bound to 127.0.0.1) refuses requests naming any
+    other Host, so a page whose name is rebound to this machine reaches nothing.
+    """
     app = FastAPI(title="baton review", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(_TEMPLATES))  # autoescape on for .html
     templates.env.globals.update(note_url=note_url, thread_url=_thread_url, labels=WARNING_LABELS)
@@ -216,5 +221,7 @@ def create_app(ctx: BatonContext, token: str) -> FastAPI:
             return f"warning {warning} dismissed"
         return decide(request, thread, action, csrf)
 
+    if allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     return app
 

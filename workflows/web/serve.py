@@ -10,7 +10,9 @@ from state.errors import UsageError
 from state.runtime import BatonContext
 from workflows.web.auth import new_token
 
-__all__ = ["serve", "review_token", "is_loopback_host"]
+__all__ = ["serve", "review_token", "is_loopback_host", "LOOPBACK_NAMES"]
+
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
 def review_token() -> tuple[str, bool]:
@@ -42,11 +44,12 @@ def serve(ctx: BatonContext, host: str, port: int, say: Callable[[str], None]) -
     if not 0 < port < 65536:
         raise UsageError(f"--port must be between 1 and 65535, not {port}")
     token, generated = review_token()
-    app = create_app(ctx, token)
+    loopback = is_loopback_host(host)
+    app = create_app(ctx, token, LOOPBACK_NAMES if loopback else None)
     shown = f"[{host}]" if ":" in host else host
     say(f"baton review page: http://{shown}:{port}/login  (vault {ctx.settings.vault})")
     if generated:
         say(f"review token (shown once; set BATON_REVIEW_TOKEN to choose one): {token}")
-    if not is_loopback_host(host):
+    if not loopback:
         say(f"warning: listening on {host}, not only this machine; anyone who reaches it needs the token")
     uvicorn.run(app, host=host, port=port, log_level="warning")
