@@ -59,6 +59,19 @@ class Store:
         with self.db.session() as session:
             return sorted(set(session.scalars(select(RunRow.thread).where(RunRow.status == "pending"))))
 
+    def runs(self, thread: str) -> list[RunRow]:
+        """Every run of a thread, oldest first."""
+        with self.db.session() as session:
+            return list(session.scalars(select(RunRow).where(RunRow.thread == thread).order_by(RunRow.id)))
+
+    def last_runs(self) -> dict[str, RunRow]:
+        """The latest run of every thread."""
+        with self.db.session() as session:
+            latest: dict[str, RunRow] = {}
+            for row in session.scalars(select(RunRow).order_by(RunRow.id)):
+                latest[row.thread] = row
+            return latest
+
     # blobs ----------------------------------------------------------------
     def _insert_ignore(self, session, table, rows: list[dict], keys: list[str]) -> None:  # type: ignore[no-untyped-def]
         if not rows:
@@ -144,6 +157,12 @@ class Store:
             if row is None:
                 return None
             return Brief.model_validate(row.brief), row.markdown, row.revision
+
+    def all_briefs(self) -> list[tuple[str, Brief, int]]:
+        """Every thread's draft: the thread, the model and its revision."""
+        with self.db.session() as session:
+            return [(row.thread, Brief.model_validate(row.brief), row.revision)
+                    for row in session.scalars(select(BriefRow).order_by(BriefRow.thread))]
 
     # artifacts ----------------------------------------------------------------
     def save_artifact(self, thread: str, name: str, payload: dict) -> None:

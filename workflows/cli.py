@@ -101,7 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     review = commands.add_parser("review", help="show a waiting draft, its warnings and the diff to yesterday's")
     _common(review)
     review.add_argument("thread", help="TOPIC:YYYY-MM-DD, e.g. inference:2026-09-29")
-    review.add_argument("--diff-only", action="store_true", help="print only the diff")
+    review.add_argument("--diff-only", action="store_true",
+                        help="print only the item-level change against the previous brief")
+    review.add_argument("--kind", action="append", default=[], metavar="KIND",
+                        help="show only warnings of this kind (repeatable), e.g. caveat")
+    review.add_argument("--new", action="store_true", help="show only warnings raised today (not carried)")
     review.set_defaults(handler=_cmd_review)
 
     approve = commands.add_parser("approve", help="approve a waiting draft and publish it into the vault")
@@ -126,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     pending = commands.add_parser("pending", help="list threads waiting for approval")
     _common(pending)
     pending.set_defaults(handler=_cmd_pending)
+
+    _review_commands(commands)
 
     gaps = commands.add_parser("gaps", help="baton slots × days: met, late, missing, streaks (table, JSON or SVG)")
     _common(gaps)
@@ -155,6 +161,28 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where the demo vault goes (default ./demo-vault; regenerated if it is one)")
     demo.set_defaults(handler=_cmd_demo)
     return parser
+
+
+def _review_commands(commands) -> None:  # type: ignore[no-untyped-def]
+    """``list``, ``show``, ``discard`` and ``serve`` (issue 11)."""
+    listing = commands.add_parser("list", help="every thread with a draft: status, decisions, warnings, age")
+    _common(listing)
+    listing.set_defaults(handler=_cmd_list)
+    show = commands.add_parser("show", help="one thread: its draft, runs and decisions")
+    _common(show)
+    show.add_argument("thread", help="TOPIC:YYYY-MM-DD")
+    show.set_defaults(handler=_cmd_show)
+    discard = commands.add_parser("discard", help="drop a waiting draft without publishing it (recorded)")
+    _common(discard)
+    discard.add_argument("thread", help="TOPIC:YYYY-MM-DD")
+    discard.add_argument("--by", default=None, help="the reviewer's name, recorded (default: your user name)")
+    discard.add_argument("--reason", required=True, help="why (recorded)")
+    discard.set_defaults(handler=_cmd_discard)
+    serve = commands.add_parser("serve", help="the review page in a browser (token from $BATON_REVIEW_TOKEN)")
+    _common(serve)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8700, help="port (default 8700)")
+    serve.set_defaults(handler=_cmd_serve)
 
 
 def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
@@ -225,17 +253,43 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    from workflows.review_text import page_or_print, review_text
+
     ctx = api.open_context(_settings(args))
     view = review_api.review(ctx, args.thread)
-    if not args.diff_only:
-        _out.print(view.markdown, markup=False)
-        _out.print(f"\n── warnings ({len(view.warnings)}) ──")
-        for line in view.warnings:
-            _out.print(line, markup=False)
-    _out.print(f"\n── diff against {view.previous or '(no previous brief)'} ──")
-    _out.print(view.diff or "(no differences)", markup=False)
-    state = "waiting for approval" if view.waiting else "not waiting for approval"
-    _out.print(f"\nthread {view.thread} · revision {view.revision} · {state}")
+    page_or_print(review_text(view, args.kind, args.new, change_only=args.diff_only))
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    rows = review_api.list_threads(api.open_context(_settings(args)))
+    for row in rows:
+        decided = "; ".join(f"{d.action} r{d.revision} by {d.by}" for d in row.decisions) or "no decision"
+        _out.print(f"{row.thread:<24} {row.status:<9} r{row.revision:<3} {row.warnings:>3} warnings  "
+                   f"{row.age():>4}  {decided}")
+    if not rows:
+        _out.print("no drafts yet: baton run --topic TOPIC --date YYYY-MM-DD")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args))
+    for line in review_api.show_lines(ctx, args.thread):
+        _out.print(line, markup=False)
+    return 0
+
+
+def _cmd_discard(args: argparse.Namespace) -> int:
+    ctx = api.open_context(_settings(args), _progress)
+    decided = review_api.discard(ctx, args.thread, args.by or _user(), args.reason)
+    _out.print(f"discarded {decided.thread} revision {decided.revision}; nothing was published")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from workflows.web.serve import serve
+
+    serve(api.open_context(_settings(args)), args.host, args.port, lambda line: _out.print(line, markup=False))
     return 0
 
 

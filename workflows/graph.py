@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
+from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -30,15 +34,27 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     return saver
 
 
-def build_graph(checkpointer: SqliteSaver) -> CompiledStateGraph:
-    """Compile the graph with its checkpointer."""
-    graph = StateGraph(RunState, context_schema=BatonContext)
-    graph.add_node("scan", scan)
-    graph.add_node("verify", verify)
-    graph.add_node("integrate", integrate)
-    graph.add_node("coordinate", coordinate)
-    graph.add_node("approve", approve)
-    graph.add_node("publish", publish)
+def _with_context(node: Callable, build: Callable[[Any], BatonContext]) -> Callable:
+    """``node`` called with a runtime whose context ``build`` made from the runtime's own (LangGraph's server)."""
+
+    @wraps(node)
+    def wrapped(state: RunState, runtime):  # type: ignore[no-untyped-def]
+        return node(state, runtime.override(context=build(runtime.context)))
+
+    return wrapped
+
+
+def build_graph(checkpointer: BaseCheckpointSaver | None, *, context_schema: type = BatonContext,
+                context_from: Callable[[Any], BatonContext] | None = None) -> CompiledStateGraph:
+    """Compile the graph with its checkpointer (None: LangGraph's server brings its own).
+
+    ``context_from`` builds baton's context from another ``context_schema`` (LangGraph's server passes
+    plain configuration: the vault's path, offline); without it the caller passes a BatonContext.
+    """
+    graph = StateGraph(RunState, context_schema=context_schema)
+    for name, node in (("scan", scan), ("verify", verify), ("integrate", integrate), ("coordinate", coordinate),
+                       ("approve", approve), ("publish", publish)):
+        graph.add_node(name, _with_context(node, context_from) if context_from else node)
     graph.add_edge(START, "scan")
     graph.add_edge("scan", "verify")
     graph.add_edge("verify", "integrate")

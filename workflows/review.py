@@ -6,20 +6,23 @@ the graph, reads the thread's state, and resumes it with ``Command(resume=…)``
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from langgraph.types import Command
 
 from state.errors import ApprovalError, UsageError
 from state.graph_state import RunState
+from state.models import Brief, BriefWarning
 from state.runtime import BatonContext
+from state.tables.approval import DecisionRow
 from workflows.api import graph_session
+from workflows.changes import BriefChange, change_since_previous
 
-__all__ = ["ReviewView", "Decided", "parse_thread", "review", "approve", "reject", "pending"]
+__all__ = ["ReviewView", "Decided", "AlreadyDecided", "ThreadRow", "parse_thread", "review", "approve",
+           "reject", "discard", "dismiss_warning", "pending", "list_threads", "warning_line"]
 
 _THREAD = re.compile(r"^(?P<topic>[\w.-]+):(?P<day>\d{4}-\d{2}-\d{2})$")
 
@@ -35,17 +38,72 @@ def parse_thread(thread: str) -> tuple[str, date]:
         raise UsageError(f"{thread!r}: {exc}") from exc
 
 
+class AlreadyDecided(ApprovalError):
+    """A decision on a thread that is no longer waiting: ``decision`` is the one that stands (if any)."""
+
+    def __init__(self, message: str, decision: DecisionRow | None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
 @dataclass
 class ReviewView:
-    """What a reviewer sees."""
+    """What a reviewer sees: the draft, its warnings, and what changed since the previous day's brief."""
 
     thread: str
     revision: int
     waiting: bool
     markdown: str
-    warnings: list[str]
-    previous: str | None
-    diff: str
+    brief: Brief
+    change: BriefChange
+    decisions: list[DecisionRow] = field(default_factory=list)
+
+    @property
+    def previous(self) -> str | None:
+        """What the change is computed against (a thread or a vault path), if anything."""
+        return self.change.previous
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every warning of the brief, one line each (the brief's own count)."""
+        return [warning_line(w) for w in self.brief.warnings]
+
+    def select_warnings(self, kinds: list[str] | None = None, new_only: bool = False) -> list[BriefWarning]:
+        """The warnings of the given kinds (all when none), only those raised today when ``new_only``."""
+        return [w for w in self.brief.warnings
+                if (not kinds or w.kind in kinds) and not (new_only and w.carried_from)]
+
+
+def warning_line(w: BriefWarning) -> str:
+    """A warning as one line: id, D-number, kind, text."""
+    return f"{w.id}{' ' + w.register if w.register else ''} [{w.kind}] {w.text}"
+
+
+@dataclass
+class ThreadRow:
+    """One thread in the list of pending and past briefs."""
+
+    thread: str
+    topic: str
+    day: str
+    executor: str
+    status: str  # waiting | approved | rejected | discarded | running | failed | draft
+    revision: int
+    warnings: int
+    increments: int
+    updated: datetime | None
+    decisions: list[DecisionRow] = field(default_factory=list)
+
+    def age(self, now: datetime | None = None) -> str:
+        """How long ago the draft was last written, e.g. ``3h`` or ``2d``."""
+        if self.updated is None:
+            return "—"
+        then = self.updated if self.updated.tzinfo else self.updated.replace(tzinfo=UTC)
+        seconds = max(0, int(((now or datetime.now(UTC)) - then).total_seconds()))
+        for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+            if seconds >= size:
+                return f"{seconds // size}{unit}"
+        return f"{seconds}s"
 
 
 @dataclass
@@ -73,6 +131,9 @@ def _not_waiting_message(ctx: BatonContext, thread: str) -> str:
         return f"thread {thread!r} is not waiting for approval"
     last = decisions[-1]
     what = f"{'approved' if last.action == 'approve' else 'rejected'} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
+    if last.action == "discard":
+        return f"thread {thread!r} is not waiting for approval: revision {last.revision} was discarded by " \
+               f"{last.by} at {last.at:%Y-%m-%d %H:%M} UTC ({last.reason})"
     if last.action == "approve":
         where = f", published to {last.published}" if last.published else ""
         return f"thread {thread!r} is not waiting for approval: revision {last.revision} was already {what}{where}"
@@ -80,18 +141,13 @@ def _not_waiting_message(ctx: BatonContext, thread: str) -> str:
            f"run `baton run` again for a revised draft"
 
 
-def _previous_brief(ctx: BatonContext, topic: str, day: date) -> Path | None:
-    executor = ctx.config.topic(topic).executor
-    stem = f"{(day - timedelta(days=1)).isoformat()}-{topic}-e1prep"
-    for name in (f"{stem}.baton.md", f"{stem}.md"):
-        path = ctx.settings.vault / "inbox" / executor / name
-        if path.is_file():
-            return path
-    return None
+def _refuse_not_waiting(ctx: BatonContext, thread: str) -> None:
+    decisions = ctx.store.decisions(thread)
+    raise AlreadyDecided(_not_waiting_message(ctx, thread), decisions[-1] if decisions else None)
 
 
 def review(ctx: BatonContext, thread: str) -> ReviewView:
-    """The draft, its warnings and the diff against the previous day's brief of the slot."""
+    """The draft, its warnings and the item-level change against the previous day's brief of the slot."""
     topic, day = parse_thread(thread)
     stored = ctx.store.brief(thread)
     if stored is None:
@@ -99,15 +155,8 @@ def review(ctx: BatonContext, thread: str) -> ReviewView:
     brief, markdown, revision = stored
     with graph_session(ctx) as graph:
         waiting = _waiting(graph, thread)
-    previous = _previous_brief(ctx, topic, day)
-    old = previous.read_text(encoding="utf-8", errors="replace") if previous else ""
-    diff = "".join(difflib.unified_diff(
-        old.splitlines(keepends=True), markdown.splitlines(keepends=True),
-        fromfile=previous.relative_to(ctx.settings.vault).as_posix() if previous else "(no previous brief)",
-        tofile=f"draft {thread} r{revision}", n=1))
-    warnings = [f"{w.id}{' ' + w.register if w.register else ''} [{w.kind}] {w.text}" for w in brief.warnings]
-    return ReviewView(thread, revision, waiting, markdown, warnings,
-                      previous.relative_to(ctx.settings.vault).as_posix() if previous else None, diff)
+    return ReviewView(thread, revision, waiting, markdown, brief, change_since_previous(ctx, brief),
+                      ctx.store.decisions(thread))
 
 
 def _decide_warnings(ctx: BatonContext, thread: str, day: date, by: str,
@@ -129,7 +178,7 @@ def _resume(ctx: BatonContext, thread: str, resume: dict) -> RunState:
     config = {"configurable": {"thread_id": thread}}
     with graph_session(ctx) as graph:
         if not _waiting(graph, thread):
-            raise ApprovalError(_not_waiting_message(ctx, thread))
+            _refuse_not_waiting(ctx, thread)
         for _ in graph.stream(Command(resume=resume), config, context=ctx, stream_mode="updates",
                               durability="sync"):
             pass
@@ -137,12 +186,14 @@ def _resume(ctx: BatonContext, thread: str, resume: dict) -> RunState:
 
 
 def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None, replace: bool = False,
-            dismiss: list[tuple[str, str]] | None = None, confirm: list[str] | None = None) -> Decided:
-    """Approve the waiting draft (optionally an edited text) and publish it."""
+            dismiss: list[tuple[str, str]] | None = None, confirm: list[str] | None = None,
+            text: str | None = None) -> Decided:
+    """Approve the waiting draft (optionally an edited text: a file ``edit`` or the ``text`` itself) and publish."""
     _, day = parse_thread(thread)
     if not by.strip():
         raise UsageError("--by needs the reviewer's name")
-    text = None
+    if text is not None and not text.strip():
+        raise UsageError("the edited brief is empty")
     if edit is not None:
         try:
             text = edit.read_text(encoding="utf-8")
@@ -152,7 +203,7 @@ def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None
             raise UsageError(f"the edited brief {str(edit)!r} is empty")
     with graph_session(ctx) as graph:
         if not _waiting(graph, thread):
-            raise ApprovalError(_not_waiting_message(ctx, thread))
+            _refuse_not_waiting(ctx, thread)
     notes = _decide_warnings(ctx, thread, day, by, dismiss or [], confirm or [])
     state = _resume(ctx, thread, {"action": "approve", "by": by, "text": text, "replace": replace})
     decision = state.decision or {}
@@ -164,9 +215,33 @@ def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
     parse_thread(thread)
     if not reason.strip():
         raise UsageError("--reason must say why the draft is rejected")
+    if not by.strip():
+        raise UsageError("--by needs the reviewer's name")
     state = _resume(ctx, thread, {"action": "reject", "by": by, "reason": reason})
     decision = state.decision or {}
     return Decided(thread, "reject", decision.get("revision", 0))
+
+
+def discard(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
+    """Drop the waiting draft: nothing is published, the thread ends, the decision is recorded with why."""
+    parse_thread(thread)
+    if not reason.strip():
+        raise UsageError("--reason must say why the draft is discarded")
+    if not by.strip():
+        raise UsageError("--by needs the reviewer's name")
+    state = _resume(ctx, thread, {"action": "discard", "by": by, "reason": reason})
+    decision = state.decision or {}
+    return Decided(thread, "discard", decision.get("revision", 0))
+
+
+def dismiss_warning(ctx: BatonContext, thread: str, warning_id: str, by: str, reason: str) -> list[str]:
+    """Dismiss one warning of a draft with a reason, so later briefs do not raise it again."""
+    _, day = parse_thread(thread)
+    if not reason.strip():
+        raise UsageError("a dismissal needs a reason")
+    if not by.strip():
+        raise UsageError("--by needs the reviewer's name")
+    return _decide_warnings(ctx, thread, day, by, [(warning_id, reason)], [])
 
 
 def pending(ctx: BatonContext) -> list[tuple[str, int]]:
@@ -179,3 +254,50 @@ def pending(ctx: BatonContext) -> list[tuple[str, int]]:
                 stored = ctx.store.brief(thread)
                 waiting.append((thread, stored[2] if stored else 0))
     return waiting
+
+
+_STATUS_OF_ACTION = {"approve": "approved", "reject": "rejected", "discard": "discarded"}
+
+
+def list_threads(ctx: BatonContext) -> list[ThreadRow]:
+    """Every thread with a draft, newest day first: its status, decisions, warning count and age."""
+    rows = []
+    runs = ctx.store.last_runs()
+    with graph_session(ctx) as graph:
+        for thread, brief, revision in ctx.store.all_briefs():
+            decisions = ctx.store.decisions(thread)
+            run = runs.get(thread)
+            if _waiting(graph, thread):
+                status = "waiting"
+            elif run is not None and run.status in ("running", "failed"):
+                status = run.status
+            elif decisions:
+                status = _STATUS_OF_ACTION.get(decisions[-1].action, decisions[-1].action)
+            else:
+                status = "draft"
+            updated = (run.finished or run.started) if run is not None else None
+            rows.append(ThreadRow(thread, brief.topic, brief.date, brief.executor, status, revision,
+                                  len(brief.warnings), len(brief.increments), updated, decisions))
+    rows.sort(key=lambda r: (r.day, r.topic), reverse=True)
+    return rows
+
+
+def show_lines(ctx: BatonContext, thread: str) -> list[str]:
+    """One thread as lines: its draft's figures, every run and every decision (``baton show``)."""
+    parse_thread(thread)
+    row = next((r for r in list_threads(ctx) if r.thread == thread), None)
+    if row is None:
+        raise ApprovalError(f"thread {thread!r} has no draft: run `baton run` first (see `baton list`)")
+    lines = [f"thread {row.thread} · {row.topic} · {row.day} · executor {row.executor}",
+             f"status {row.status} · revision {row.revision} · {row.increments} increments · "
+             f"{row.warnings} warnings · updated {row.age()} ago"]
+    for run in ctx.store.runs(thread):
+        took = f" {run.seconds:.1f}s" if run.seconds is not None else ""
+        error = f" — {run.error}" if run.error else ""
+        lines.append(f"run {run.id} {run.mode} {run.status} {run.started:%Y-%m-%d %H:%M} UTC{took}{error}")
+    for d in row.decisions:
+        extra = f" — {d.reason}" if d.reason else ""
+        extra += f" → {d.published}" if d.published else ""
+        extra += " (edited)" if d.edited else ""
+        lines.append(f"{d.action} r{d.revision} by {d.by} at {d.at:%Y-%m-%d %H:%M} UTC{extra}")
+    return lines

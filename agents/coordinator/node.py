@@ -17,6 +17,7 @@ from agents.coordinator.alerts import (
     record_gaps_and_outbox,
 )
 from agents.coordinator.claims import check_claims, read_coordination_notes
+from agents.coordinator.inbox import approval_request, decision_from_resume
 from agents.coordinator.publish import RegisterRow, append_register_entries, publish_brief
 from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
@@ -95,10 +96,9 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     if ctx.settings.auto_approve:
         decision: dict = {"action": "approve", "by": "auto-approve", "auto": True}
     else:
-        decision = interrupt({
-            "thread": state.thread, "revision": revision, "sha256": state.brief_sha256,
-            "warnings": [f"{w.id} {w.kind}" for w in brief.warnings], "drafts": state.drafts,
-        })
+        decision = decision_from_resume(interrupt(approval_request(state, brief, markdown, revision)))
+    if decision.get("text") == markdown:
+        decision = {**decision, "text": None}  # an "edit" that changed nothing is the draft as it is
     text = decision.get("text") or markdown
     digest = sha256_text(text)
     if decision["action"] == "approve":
