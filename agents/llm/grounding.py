@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Grounded", "ground", "sentences", "unsupported"]
+__all__ = ["Grounded", "ground", "sentences", "unsupported", "claims_a_decision"]
 
 _URL = re.compile(r"https?://[^\s<>\"'（）()，。；、]+")
 # Numbers with their inner separators: 2409.01234, 0.6.3, 3,900, 2026-09-27, 14:30, 1/3.
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+# What only code decides: approval, credibility, warnings, D-numbers. A model sentence about them is not the
+# model's to write (an obeyed instruction in a source reads like this), so it is dropped like an invented fact.
+_DECISION = re.compile(r"批准|审批|获准|免审|人工审核|可信度|星级|五星|警示|(?<![A-Za-z])D-?\d{2,}(?!\d)|approv|credib|publish", re.I)
 _SENTENCE_END = re.compile(r"(?<=[。！？；!?])|(?<=[.;])\s+")
 
 
@@ -48,11 +51,16 @@ def unsupported(sentence: str, corpus: str) -> list[str]:
     return missing
 
 
+def claims_a_decision(sentence: str) -> bool:
+    """Whether the sentence speaks of what only code decides (approval, credibility, warnings, D-numbers)."""
+    return bool(_DECISION.search(sentence))
+
+
 def ground(text: str, corpus: str) -> Grounded:
-    """``text`` without the sentences that carry a fact ``corpus`` does not hold."""
+    """``text`` without the sentences that carry a fact ``corpus`` does not hold or claim a decision."""
     kept, dropped = [], 0
     for sentence in sentences(text):
-        if unsupported(sentence, corpus):
+        if unsupported(sentence, corpus) or claims_a_decision(sentence):
             dropped += 1
         else:
             kept.append(sentence)
