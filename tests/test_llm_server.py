@@ -250,3 +250,21 @@ def test_a_bad_llm_setting_is_a_usage_error(demo: DemoManifest, tmp_path: Path,
     assert code == 2
     err = capsys.readouterr().err
     assert "BATON_LLM_TIMEOUT" in err and "Traceback" not in err and KEY not in err
+
+
+def test_a_below_cut_item_may_become_an_increment_with_the_rules_judgement(demo: DemoManifest, rules: dict,
+                                                                            tmp_path: Path) -> None:
+    below = [b for b in rules["below_cut"] if b["status"] != "carried"]
+    if not below or len(rules["increments"]) >= 8:
+        pytest.skip("the demo vault has no room or no item below the cut")
+    item = below[0]
+    with OpenAIFake() as fake:
+        fake.script(Answer.json({"moves": [{"key": item["key"], "to": "increments", "reason": "内容切题。"}]}))
+        code, brief, _ = _run(demo, tmp_path / "state", _env(fake))
+    assert code == 0
+    added = brief["increments"][-1]
+    assert added["key"] == item["key"] and added["status"] == item["status"]
+    assert item["key"] not in [b["key"] for b in brief["below_cut"]]
+    assert brief["scope_moves"][0]["from"] == "below_cut"
+    assert [i["key"] for i in brief["increments"][:-1]] == [i["key"] for i in rules["increments"]]
+    assert brief["stats"]["llm_calls"] == len(brief["increments"]) + 2

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from agents.integrator.llm_text import ModelWriter
     from agents.scanner.window import WindowScan
 
-__all__ = ["integrate"]
+__all__ = ["integrate", "living_doc_label"]
 
 
 def _results_map(arxiv_results: Mapping[str, ArxivEntry] | Sequence[ArxivEntry] | None) -> dict[str, ArxivEntry]:
@@ -195,6 +195,12 @@ def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc
     return BaseDoc(path=path, version=living.version, updated=living.updated)
 
 
+def living_doc_label(scan: WindowScan) -> str:
+    """The living document as the brief names it: ``<file> v<version at the window's end>``."""
+    version = scan.living.version_as_of(scan.day, scan.end)
+    return f"{PurePosixPath(scan.topic.living_doc).name} v{version or '?'}"
+
+
 def integrate(
     scan: WindowScan,
     warnings: Sequence[BriefWarning],
@@ -214,7 +220,7 @@ def integrate(
     topic = scan.topic
     results = _results_map(arxiv_results)
     as_of_version = scan.living.version_as_of(scan.day, scan.end)
-    doc = f"{PurePosixPath(topic.living_doc).name} v{as_of_version or '?'}"
+    doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}

@@ -97,7 +97,10 @@ class ModelWriter:
         self.versions = {"prefix": prompt_version("llm_prefix.j2")}
 
     # one call, parsed, retried once ---------------------------------------------------------------
-    def _ask(self, task: str, template: str, label: str, model: type[A], **variables: object) -> tuple[A, str] | None:
+    def _ask(self, task: str, template: str, label: str, model: type[A], notes: list[str] | None = None,
+             **variables: object) -> tuple[A, str] | None:
+        """Render, call, parse; retry once with the reason. None (and a note) when the rules must write it."""
+        note = notes.append if notes is not None else self.session.note
         user = render_template(template, **variables)
         version = f"{self.versions['prefix']}+{prompt_version(template)}"
         retry: str | None = None
@@ -105,13 +108,13 @@ class ModelWriter:
             try:
                 text = self.session.ask(task, version, self.prefix, user, retry)
             except LlmUnavailable as exc:
-                self.session.note(f"{label}：{exc}，由规则撰写")
+                note(f"{label}：{exc}，由规则撰写")
                 return None
             try:
                 return parse_answer(text, model), user
             except AnswerError as exc:
                 if attempt == 2:
-                    self.session.note(f"{label}：模型回答两次无效（{exc}），由规则撰写")
+                    note(f"{label}：模型回答两次无效（{exc}），由规则撰写")
                     return None
                 retry = f"上一个回答无效：{exc}。请只回答任务要求的一个 JSON 对象。"
         return None
@@ -144,9 +147,13 @@ class ModelWriter:
         """Each increment's words (the rules' where the model gave none), in the order of ``jobs``."""
         workers = max(1, min(self.session.provider.concurrency, len(jobs)))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(self._increment, jobs))
+            done = list(pool.map(self._increment, jobs))
+        for _, notes in done:  # the notes in rank order, however the calls interleaved
+            for text in notes:
+                self.session.note(text)
+        return [words for words, _ in done]
 
-    def _increment(self, job: IncrementJob) -> IncrementWords:
+    def _increment(self, job: IncrementJob) -> tuple[IncrementWords, list[str]]:
         rules = IncrementWords(job.points, job.argument, job.relation)
         item = job.item
         quotes = []
@@ -165,12 +172,13 @@ class ModelWriter:
             quotes.append({"path": str(item.card.path), "lines": "",
                            "text": _data(f"{item.card.title}\n{getattr(item.card, 'summary', '') or ''}")})
         label = f"增量 {job.rank}「{job.title}」"
-        asked = self._ask("increment", "llm_increment.j2", label, IncrementAnswer, title=job.title,
+        notes: list[str] = []
+        asked = self._ask("increment", "llm_increment.j2", label, IncrementAnswer, notes, title=job.title,
                           status=_STATUS.get(job.judgement.status, job.judgement.status), arxiv=item.arxiv,
                           urls=item.urls, section=job.section, rule_argument=job.argument,
                           rule_relation=job.relation, sources=item.sources, quotes=quotes)
         if asked is None:
-            return rules
+            return rules, notes
         answer, user = asked
         corpus = self.prefix + user
         allowed = set(item.sources) | ({str(item.card.path)} if item.card is not None else set())
@@ -185,8 +193,8 @@ class ModelWriter:
         argument = self._grounded(_sentence(answer.argument), corpus)
         relation = self._grounded(_sentence(answer.relation), corpus)
         if not points:
-            self.session.note(f"{label}：模型要点均未通过来源核对，要点由规则撰写")
-        return IncrementWords(points or rules.points, argument or rules.argument, relation or rules.relation)
+            notes.append(f"{label}：模型要点均未通过来源核对，要点由规则撰写")
+        return IncrementWords(points or rules.points, argument or rules.argument, relation or rules.relation), notes
 
     def honesty(self, rule_honesty: str, density: str, summary: Sequence[str], increments: Sequence[str]) -> str:
         """The honesty statement in the model's words; the rules' when it loses the density or a fact."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import PurePosixPath
 
 from langgraph.runtime import Runtime
 
 from agents.integrator.compose import integrate as compose_brief
+from agents.integrator.compose import living_doc_label
 from agents.integrator.drafts import save_and_write
 from agents.integrator.llm_text import ModelWriter
 from agents.scanner.history import window_counts_history
@@ -30,8 +30,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     history = window_counts_history(ctx.config, state.topic, date.fromisoformat(state.day))
     # With a model configured, it words the brief through one session per run (counts, budget, call cap).
     session = ctx.llm.session() if ctx.llm is not None else None
-    doc = f"{PurePosixPath(scan.topic.living_doc).name} v{scan.living.version_as_of(scan.day, scan.end) or '?'}"
-    writer = ModelWriter(session, scan, doc) if session is not None else None
+    writer = ModelWriter(session, scan, living_doc_label(scan)) if session is not None else None
     brief = compose_brief(scan, warnings, arxiv, history, state.thread, writer=writer)
     if session is not None and state.run_id is not None:
         ctx.store.record_llm_run(state.run_id, state.thread, session.record())

@@ -16,7 +16,7 @@ _URL = re.compile(r"https?://[^\s<>\"'（）()，。；、]+")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
 # What only code decides: approval, credibility, warnings, D-numbers. A model sentence about them is not the
 # model's to write (an obeyed instruction in a source reads like this), so it is dropped like an invented fact.
-_DECISION = re.compile(r"批准|审批|获准|免审|人工审核|可信度|星级|五星|警示|(?<![A-Za-z])D-?\d{2,}(?!\d)|approv|credib|publish", re.I)
+_DECISION = re.compile(r"批准|审批|获准|免审|人工审核|可信度|星级|五星|警示|(?<![A-Za-z])D-?\d{2,}(?!\d)|approv|credib", re.I)
 _SENTENCE_END = re.compile(r"(?<=[。！？；!?])|(?<=[.;])\s+")
 
 
