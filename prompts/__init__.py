@@ -10,6 +10,7 @@ variables were not all supplied.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from jinja2 import (
 from state.errors import TemplateError
 from state.models import WARNING_LABELS
 
-__all__ = ["PROMPTS_DIR", "template_variables", "render_template"]
+__all__ = ["PROMPTS_DIR", "template_variables", "render_template", "prompt_version"]
 
 PROMPTS_DIR = Path(__file__).resolve().parent
 
@@ -91,3 +92,18 @@ def render_template(name: str, **variables: object) -> str:
         return _ENV.get_template(name).render(**variables)
     except UndefinedError as exc:
         raise TemplateError(f"template {name!r} reads something the caller did not supply: {exc.message}") from exc
+
+
+_VERSION = re.compile(r"version:\s*([\w.-]+)")
+
+
+def prompt_version(name: str) -> str:
+    """The version a prompt template states in its first comment (``{#- version: increment-1 … -#}``)."""
+    try:
+        source, _, _ = _ENV.loader.get_source(_ENV, name)  # type: ignore[union-attr]
+    except TemplateNotFound as exc:
+        raise TemplateError(f"template {name!r} not found in {str(PROMPTS_DIR)!r}") from exc
+    found = _VERSION.search(source.split("\n", 1)[0])
+    if found is None:
+        raise TemplateError(f"template {name!r} states no version on its first line")
+    return found.group(1)

@@ -198,6 +198,7 @@ class Stats(_Model):
     arxiv_requests: int = 0
     llm_calls: int = 0
     llm_tokens: int = 0
+    llm_dropped: int = 0  # model sentences the grounding check removed (a figure, URL or date not in the sources)
     seconds: float = 0.0
     offline: bool = False
 
@@ -233,3 +234,8 @@ class Brief(_Model):
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)
     register_closed: list[dict] = Field(default_factory=list)
+    # LLM mode (issue 10): the model that worded the brief, what fell back to the rules and why, and the
+    # scope moves of its second opinion ({key, title, from, to, reason}). Empty without a model.
+    llm_model: str | None = None
+    llm_notes: list[str] = Field(default_factory=list)
+    scope_moves: list[dict] = Field(default_factory=list)

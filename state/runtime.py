@@ -25,3 +25,6 @@ class BatonContext:
     progress: Callable[[str], None] = lambda message: None
     # Per-process memo of window scans by thread; a resumed process rebuilds it.
     scans: dict[str, Any] = field(default_factory=dict)
+    # The chat model (agents.llm.provider.ChatProvider) when BATON_LLM_MODEL is set; None: rules only.
+    # Context, not state: never checkpointed.
+    llm: Any = None

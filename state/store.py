@@ -13,6 +13,7 @@ from state.db import Database
 from state.models import Brief, Mention, SourceEntry
 from state.tables.approval import DecisionRow, WarningDecisionRow
 from state.tables.core import ArtifactRow, BlobRow, BriefRow, MentionRow, RunRow, SourceRow
+from state.tables.llm import LlmRunRow
 
 __all__ = ["Store", "sha256_text"]
 
@@ -71,6 +72,24 @@ class Store:
             for row in session.scalars(select(RunRow).order_by(RunRow.id)):
                 latest[row.thread] = row
             return latest
+
+    def record_llm_run(self, run_id: int, thread: str, record: dict) -> None:
+        """Keep a run's model use: model, endpoint, prompt versions, calls, tokens, drops (replaced on resume)."""
+        with self.db.session() as session:
+            row = session.get(LlmRunRow, run_id) or LlmRunRow(run_id=run_id, thread=thread)
+            row.model, row.endpoint = record["model"], record.get("endpoint")
+            row.calls, row.tokens, row.dropped = record["calls"], record["tokens"], record["dropped"]
+            row.prefix_share = record.get("prefix_share", 0.0)
+            row.prompt_versions, row.notes = dict(record["prompt_versions"]), list(record.get("notes", []))
+            session.add(row)
+
+    def llm_runs(self, thread: str) -> list[dict]:
+        """The model use of every run of a thread, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(select(LlmRunRow).where(LlmRunRow.thread == thread).order_by(LlmRunRow.run_id))
+            return [{"run_id": r.run_id, "model": r.model, "endpoint": r.endpoint, "calls": r.calls,
+                     "tokens": r.tokens, "dropped": r.dropped, "prefix_share": r.prefix_share,
+                     "prompt_versions": r.prompt_versions, "notes": r.notes} for r in rows]
 
     # blobs ----------------------------------------------------------------
     def _insert_ignore(self, session, table, rows: list[dict], keys: list[str]) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from state.llm_settings import LLM_ENV
 from tests.fakes.webhook import WebhookReceiver
 
 SHARED_VAULT = Path(__file__).resolve().parents[2] / "shared" / "vault"
@@ -78,7 +79,7 @@ def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _no_user_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the user's baton settings out of tests."""
-    for name in ("BATON_VAULT", "BATON_DATABASE_URL", "BATON_ARXIV_URL", "BATON_STATE"):
+    for name in ("BATON_VAULT", "BATON_DATABASE_URL", "BATON_ARXIV_URL", "BATON_STATE", *LLM_ENV):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -9,10 +9,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
+from agents.llm.provider import ChatProvider
 from agents.scanner.window import scan_window
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
+from state.llm_settings import llm_settings_from_env
 from state.runtime import BatonContext
 from state.settings import Settings
 from state.store import Store
@@ -53,8 +55,10 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
     settings.state_dir.mkdir(parents=True, exist_ok=True)
     db = Database(settings.database_url)
     db.create_all()
+    llm_settings = llm_settings_from_env()  # rules only unless BATON_LLM_MODEL is set
+    llm = ChatProvider.from_settings(llm_settings) if llm_settings is not None else None
     return BatonContext(settings=settings, db=db, store=Store(db), config=config,
-                        progress=progress or (lambda message: None))
+                        progress=progress or (lambda message: None), llm=llm)
 
 
 @contextmanager

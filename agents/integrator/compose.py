@@ -63,9 +63,10 @@ from state.models import (
 )
 
 if TYPE_CHECKING:
+    from agents.integrator.llm_text import ModelWriter
     from agents.scanner.window import WindowScan
 
-__all__ = ["integrate"]
+__all__ = ["integrate", "living_doc_label"]
 
 
 def _results_map(arxiv_results: Mapping[str, ArxivEntry] | Sequence[ArxivEntry] | None) -> dict[str, ArxivEntry]:
@@ -202,6 +203,12 @@ def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc
     return BaseDoc(path=path, version=living.version, updated=living.updated)
 
 
+def living_doc_label(scan: WindowScan) -> str:
+    """The living document as the brief names it: ``<file> v<version at the window's end>``."""
+    version = scan.living.version_as_of(scan.day, scan.end)
+    return f"{PurePosixPath(scan.topic.living_doc).name} v{version or '?'}"
+
+
 def integrate(
     scan: WindowScan,
     warnings: Sequence[BriefWarning],
@@ -211,12 +218,17 @@ def integrate(
     *,
     gaps: Sequence[GapEntry] = (),
     alerts: Sequence[AlertEntry] = (),
+    writer: ModelWriter | None = None,
 ) -> Brief:
-    """Turn one window's scan into the brief (no LLM): items, status, sections, credibility, selection."""
+    """Turn one window's scan into the brief: items, status, sections, credibility, selection.
+
+    With a ``writer`` (a model is configured) the model words the increments and the honesty statement
+    and may move candidates between the lists with a reason; everything else is the rules'.
+    """
     topic = scan.topic
     results = _results_map(arxiv_results)
     as_of_version = scan.living.version_as_of(scan.day, scan.end)
-    doc = f"{PurePosixPath(topic.living_doc).name} v{as_of_version or '?'}"
+    doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}
@@ -297,6 +309,9 @@ def integrate(
         details[item.key] = (credibility, on_item, match, title)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
+    moved: dict[str, dict] = {}
+    if writer is not None:
+        chosen, moved = _second_opinion(writer, rows, chosen, details, topic.increments, excluded)
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
                                              lambda text: text_relevance(text, rules) >= 1, other_briefs)
@@ -306,7 +321,7 @@ def integrate(
     carried: list[dict] = []
     below_cut: list[dict] = []
     for item, judgement, fit, score in rows:
-        if item.key in chosen_keys:
+        if item.key in chosen_keys or moved.get(item.key, {}).get("to") == "excluded":
             continue
         title = details[item.key][3]
         entry = {"key": item.key, "title": title, "arxiv": item.arxiv, "sources": item.sources,
@@ -317,21 +332,26 @@ def integrate(
                 f"已见于 {judgement.briefs[0]}" if judgement.briefs else "")
             carried.append({**entry, "reason": where})
         else:
+            reason = (f"模型复核：{moved[item.key]['reason']}" if item.key in moved else
+                      cut_reason(item, judgement, fit, rows, chosen, topic.increments))
             below_cut.append({**entry, "score": round(rank_score(item, judgement.status, score, fit.relevance, fit.stars), 1),
-                              "status": judgement.status, "reason": cut_reason(item, judgement, fit, rows, chosen,
-                                                                              topic.increments)})
+                              "status": judgement.status, "reason": reason})
+    words = _model_words(writer, chosen, details, scan, doc)
     increments = []
     for rank, (item, judgement, fit, _rank) in enumerate(chosen, start=1):
         _, on_item, match, title = details[item.key]
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
         kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
+        points, argument, relation = words[rank - 1] if words else (
+            key_points(item, judgement), core_argument(item, title, judgement, doc),
+            relation_text(item, judgement, match, scan, doc))
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=item.urls, sources=item.sources, work_queue=item.queue_flag,
             paper_card=item.card.card if item.card is not None else item.queue_card,
-            points=key_points(item, judgement), argument=core_argument(item, title, judgement, doc), credibility=credibility.score,
-            credibility_reason=credibility.reason, relation=relation_text(item, judgement, match, scan, doc),
+            points=points, argument=argument, credibility=credibility.score,
+            credibility_reason=credibility.reason, relation=relation,
             section=match.id if match else None, section_title=match.title if match else None,
             key=item.key, relevance=fit.relevance, card_status=card_status(item),
             warnings=[w.id for w in kept_on_item],
@@ -371,4 +391,70 @@ def integrate(
         excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert, set_aside=set_aside,
     )
     refresh_summary(brief, topic.increments)
+    if writer is not None:
+        brief.scope_moves = list(moved.values())
+        brief.honesty = writer.honesty(honesty, density, brief.summary,
+                                       [f"{inc.rank} {inc.title}（{inc.status}）" for inc in increments])
+        session = writer.session
+        brief.stats.llm_calls, brief.stats.llm_tokens = session.calls, session.tokens
+        brief.stats.llm_dropped = session.dropped
+        brief.llm_model = session.provider.name
+        brief.llm_notes = list(session.notes)
     return brief
+
+
+def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict, limits: tuple[int, int],
+                    excluded: list[dict]) -> tuple[list, dict[str, dict]]:
+    """Apply the model's second opinion on scope: only moves between the rules' own lists, each with a reason.
+
+    An increment may go below the cut or out of the topic; an item below the cut may become an increment
+    while the brief has room (never a carried one). Nothing else the model says has an effect.
+    """
+    chosen_keys = {item.key for item, *_ in chosen}
+    candidates = [{"key": item.key, "title": details[item.key][3], "sources": item.sources,
+                   "list": "increments" if item.key in chosen_keys else "below_cut",
+                   "reason": judgement.status if item.key in chosen_keys else
+                   cut_reason(item, judgement, fit, rows, chosen, limits)}
+                  for item, judgement, fit, _ in rows if judgement.status != "carried"]
+    by_key = {row[0].key: row for row in rows}
+    moved: dict[str, dict] = {}
+    kept = list(chosen)
+    for move in writer.scope_opinion(candidates, limits):
+        row = by_key[move.key]
+        item = row[0]
+        record = {"key": item.key, "title": details[item.key][3], "to": move.to, "reason": move.reason,
+                  "from": "increments" if item.key in chosen_keys else "below_cut"}
+        if record["from"] == "increments":
+            kept = [r for r in kept if r[0].key != item.key]
+            if move.to == "excluded":
+                excluded.append({"key": item.key, "title": record["title"], "arxiv": item.arxiv,
+                                 "paper_card": item.card.card if item.card is not None else None,
+                                 "sources": item.sources, "reason": f"模型复核：{move.reason}"})
+        elif move.to == "increments" and len(kept) < limits[1]:
+            kept.append(row)
+        elif move.to == "excluded":
+            excluded.append({"key": item.key, "title": record["title"], "arxiv": item.arxiv,
+                             "paper_card": item.card.card if item.card is not None else None,
+                             "sources": item.sources, "reason": f"模型复核：{move.reason}"})
+        else:
+            continue
+        moved[item.key] = record
+    return kept, moved
+
+
+def _model_words(writer: ModelWriter | None, chosen: list, details: dict, scan: WindowScan,
+                 doc: str) -> list[tuple[list[str], str, str]]:
+    """The increments' words by the model (the rules' for any it could not word), or [] without a model."""
+    if writer is None:
+        return []
+    from agents.integrator.llm_text import IncrementJob
+
+    writer.session.cap = len(chosen) + 2  # calls per brief ≤ increments + 2, the scope call and any retry included
+    jobs = []
+    for rank, (item, judgement, _fit, _rank) in enumerate(chosen, start=1):
+        _, _, match, title = details[item.key]
+        jobs.append(IncrementJob(rank=rank, item=item, judgement=judgement, title=title,
+                                 section=match.id if match else None, points=key_points(item, judgement),
+                                 argument=core_argument(item, title, judgement, doc),
+                                 relation=relation_text(item, judgement, match, scan, doc)))
+    return [(w.points, w.argument, w.relation) for w in writer.increments(jobs)]

@@ -7,7 +7,9 @@ from datetime import date
 from langgraph.runtime import Runtime
 
 from agents.integrator.compose import integrate as compose_brief
+from agents.integrator.compose import living_doc_label
 from agents.integrator.drafts import save_and_write
+from agents.integrator.llm_text import ModelWriter
 from agents.scanner.history import window_counts_history
 from agents.scanner.node import current_scan
 from agents.verifier.register import ITEM_KINDS, assign_numbers
@@ -26,7 +28,12 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     arxiv = [ArxivEntry.model_validate(a) for a in verified.get("arxiv", [])]
     warnings = [BriefWarning.model_validate(w) for w in verified.get("warnings", [])]
     history = window_counts_history(ctx.config, state.topic, date.fromisoformat(state.day))
-    brief = compose_brief(scan, warnings, arxiv, history, state.thread)
+    # With a model configured, it words the brief through one session per run (counts, budget, call cap).
+    session = ctx.llm.session() if ctx.llm is not None else None
+    writer = ModelWriter(session, scan, living_doc_label(scan)) if session is not None else None
+    brief = compose_brief(scan, warnings, arxiv, history, state.thread, writer=writer)
+    if session is not None and state.run_id is not None:
+        ctx.store.record_llm_run(state.run_id, state.thread, session.record())
     # The one-item warnings the brief kept get their D-numbers now, as of the window's end.
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
     numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
@@ -42,5 +49,6 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # The coordinator completes the brief (slots, alerts) and writes the drafts.
     digest, drafts = save_and_write(ctx, state, brief, write=False)
     ctx.progress(f"integrate: {len(brief.increments)} increments ({brief.density}), "
-                 f"{len(brief.warnings)} warnings")
+                 f"{len(brief.warnings)} warnings"
+                 + (f", model {session.calls} calls / {session.tokens} tokens" if session is not None else ""))
     return {"brief_sha256": digest, "drafts": drafts, "increments": len(brief.increments)}
