@@ -56,3 +56,25 @@ def test_a_release_of_a_thing_the_living_document_tracks_is_named_after_it() -> 
     assert names_tracked("quokka v0.9", [], tracked) is None
     assert names_tracked("Benchmarks of Lumen and others", [], tracked) is None
     assert names_tracked("Lumenix 1.0", [], tracked) is None
+
+
+def test_a_note_saying_it_holds_nothing_new_is_read_in_either_order() -> None:
+    from agents.integrator.cluster import NOTHING_FOR
+
+    for said in ("NET-new：无；§2 是已锚结论的复核", "净增量: 0（都已锚）", "NET-new: none, a re-check",
+                 "serving 主轴：无 NET-new", "本轮相关度较低"):
+        assert NOTHING_FOR.search(said), said
+    for other in ("NET-new：3 件（见下）", "NET-new: 10 items", "无 NET-new 风险的部署建议见 §3"):
+        assert not NOTHING_FOR.search(other), other
+
+
+def test_an_old_paper_new_to_the_vault_is_said_to_be_newly_carded() -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.increment_text import core_argument
+    from agents.integrator.select import Judgement
+
+    item = Item(key="arxiv:2504.00007", arxiv=["2504.00007"], sources=["inbox/lin/2027-03-16-a.md"])
+    fresh = core_argument(item, "Quokka", Judgement("net_new"), "serving.md v3")
+    late = core_argument(item, "Quokka", Judgement("net_new"), "serving.md v3", late="C4")
+    assert "今日首次出现" in fresh and "首次入卡" not in fresh
+    assert "今日首次入卡" in late and "C4" in late and "今日首次出现" not in late

@@ -318,6 +318,7 @@ def cluster_items(
 
 # "serving 主轴：无 NET-new", "training：无增量", "nothing new for serving": the author's word per topic.
 NOTHING_FOR = re.compile(r"(?:主轴|主题)?\s*[：:]\s*无\s*(?:NET-new|增量|新增|净增量)|(?:主轴|主题)?\s*相关度(?:很|较)?低|"
+                          r"(?:NET-new|净增量)\s*[：:]\s*(?:无|0(?!\d)|none\b)|"
                           r"nothing new for|no increments? for|low relevance for", re.IGNORECASE)
 _SITE = re.compile(r"\b[a-z0-9][a-z0-9-]*\.(?:tech|ai|io|com|org|dev|net|co)\b", re.IGNORECASE)
 _STAR_MARK = re.compile(r"(?:⭐|★){1,5}")

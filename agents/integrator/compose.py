@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from agents.integrator.cluster import Item, MistakenNumber, cluster_items, mistaken_numbers
+from agents.integrator.cluster import NOTHING_FOR, Item, MistakenNumber, cluster_items, mistaken_numbers
 from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.increment_text import (
@@ -299,6 +299,15 @@ def integrate(
             # The scout says it is anchored ("已锚入") though no anchored text was found: not NET-new;
             # new figures make it an integration, none a carried item.
             judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence)
+        if judgement.status == "integrated" and not judgement.new_figures and item.card is not None and not (
+                {str(c).lower() for c in (item.card.primary, item.card.secondary) if c} & rules.names):
+            # Anchored already, and today only brings another topic's card for it: nothing new here.
+            judgement = replace(judgement, status="carried",
+                                marked=f"已锚入，今日仅新入 paper_card {item.card.card}（主分类 {item.card.primary}），无新内容")
+        said = next((r for r in item.remarks if NOTHING_FOR.search(r)), None) if item.key.startswith("note:") else None
+        if said and judgement.status == "net_new":
+            # The note itself says it holds nothing new ("NET-new：无；…是已锚结论的复核"): a re-check.
+            judgement = replace(judgement, status="carried", marked=f"来源注明无 NET-new：「{said[:60]}」（{item.sources[0]}）")
         title = item_title(item, judgement)
         on_item = _warnings_for(item, warnings)
         credibility = score_credibility(item, results, on_item, fit.stars)
@@ -343,8 +352,9 @@ def integrate(
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
         kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
+        late = next((w.id for w in kept_on_item if w.kind == "date_mismatch"), None)
         points, argument, relation = words[rank - 1] if words else (
-            key_points(item, judgement), core_argument(item, title, judgement, doc),
+            key_points(item, judgement), core_argument(item, title, judgement, doc, late),
             relation_text(item, judgement, match, scan, doc))
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]

@@ -229,7 +229,9 @@ def _version(version: str | None) -> str:
     return f"v{version}" if version and version[0].isdigit() else (version or "?")
 
 
-def core_argument(item: Item, title: str, judgement: Judgement, doc: str) -> str:
+def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None = None) -> str:
+    """Why the item matters against the living document; ``late``: the warning id saying the paper is
+    older than its card (new to the vault, not a new paper)."""
     agents = sorted(item.agents)
     facts = [f"{len(item.note_sources)} 份笔记（{' / '.join(agents) or '—'}）"]
     if item.card is not None:
@@ -237,7 +239,8 @@ def core_argument(item: Item, title: str, judgement: Judgement, doc: str) -> str
     if item.queue_flag:
         facts.append(f"work-queue {item.queue_flag}")
     if judgement.status == "net_new":
-        return (f"{_label(item, title)} 今日首次出现，{doc} 与往期简报均未锚入；依据 {'、'.join(facts)}"
+        first = f"今日首次入卡（论文并非新作，见 {late}）" if late else "今日首次出现"
+        return (f"{_label(item, title)} {first}，{doc} 与往期简报均未锚入；依据 {'、'.join(facts)}"
                 f"；要点摘自来源原句（见上）。")
     figures = [f.raw for f in judgement.new_figures]
     figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
