@@ -51,6 +51,10 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
         raise UsageError(f"{str(settings.vault)!r} is not a vault: it has no topics.toml (use --vault DIR)")
     config = load_vault_config(settings.vault)
     settings.state_dir.mkdir(parents=True, exist_ok=True)
+    ignore = settings.state_dir / ".gitignore"
+    if settings.state_dir.is_relative_to(settings.vault) and not ignore.exists():
+        # A git-synced vault must not commit baton's local state (store, checkpoints, drafts).
+        ignore.write_text("# baton's local state: never commit it\n*\n", encoding="utf-8")
     db = Database(settings.database_url)
     db.create_all()
     return BatonContext(settings=settings, db=db, store=Store(db), config=config,

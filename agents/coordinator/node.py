@@ -39,7 +39,15 @@ def sink_configs(settings: Settings) -> list[SinkConfig]:
     """The alert sinks of a run: a Markdown note per alert in <state>/alerts/, webhooks, maybe stdout."""
     configs = [SinkConfig(kind="folder", name="notes")]
     # Webhook sinks are named by the hash of their URL (WebhookSink's default): order does not matter.
-    configs += [SinkConfig(kind="webhook", url=url) for url in settings.webhooks]
+    wait = settings.webhook_max_wait
+    configs += [SinkConfig(kind="webhook", url=url, max_wait=wait) for url in settings.webhooks]
+    # NAME=URL entries: a webhook serves the recipients of schedule.toml's ``alert = [...]`` mapped to it.
+    by_url: dict[str, list[str]] = {}
+    for name, urls in settings.recipient_webhooks.items():
+        for url in urls:
+            by_url.setdefault(url, []).append(name)
+    configs += [SinkConfig(kind="webhook", url=url, recipients=names, max_wait=wait)
+                for url, names in by_url.items() if url not in settings.webhooks]
     if settings.alert_stdout:
         configs.append(SinkConfig(kind="stdout"))
     return configs
@@ -63,7 +71,8 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     if ctx.settings.crash_after == "coordinate:recorded":
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
     report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
-                             now=lambda: datetime.now(cfg.tz))
+                             now=lambda: datetime.now(cfg.tz),
+                             collapse_before=today if ctx.settings.send_backfill else None)
     brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
     brief.alerts = load_alerts(ctx.db, day)
