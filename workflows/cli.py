@@ -352,7 +352,6 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
 
 def _excuse_days(args: argparse.Namespace, settings: Settings) -> list[date]:
     if args.day is not None:
-        _err.print("baton: note: the positional DATE of `baton excuse` is deprecated; use --date DATE")
         if args.date and args.day != args.date:
             raise UsageError(f"two dates given ({args.day} and --date {args.date}); give one")
     if args.first or args.last:
@@ -387,6 +386,8 @@ def _cmd_excuse(args: argparse.Namespace) -> int:
     by = args.by or _user()
     key = coordination.excuse_days(ctx, args.slot, days, by, args.reason)
     _out.print(f"excused {key} on {span} (by {by}: {args.reason})")
+    if args.day is not None:
+        _err.print("baton: note: the positional DATE of `baton excuse` is deprecated; use --date DATE")
     return 0
 
 
