@@ -200,6 +200,10 @@ class Stats(_Model):
     llm_tokens: int = 0
     seconds: float = 0.0
     offline: bool = False
+    # arXiv could not be reached this run: why (as the client said it) and what kind of failure
+    # ("connect", "timeout", "http", "budget", "other"); the brief says it once, not per identifier.
+    arxiv_failure: str | None = None
+    arxiv_failure_kind: str | None = None
 
 
 class Brief(_Model):

@@ -41,6 +41,7 @@ class RunOutcome:
     pending: bool = False
     published: str | None = None
     messages: list[str] = field(default_factory=list)
+    degraded: list[str] = field(default_factory=list)  # done, but: arXiv unreachable, alerts not delivered
 
 
 def open_context(settings: Settings, progress: Progress | None = None) -> BatonContext:
@@ -118,6 +119,8 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
         pending = bool(final.next)
         ctx.store.finish_run(run_id, "pending" if pending else "done", time.monotonic() - started)
     stored = ctx.store.brief(thread)
+    degraded = [why for why in (values.arxiv_degraded, values.alerts_degraded) if why]
     return RunOutcome(thread=thread, mode=mode, drafts=values.drafts, brief_sha256=values.brief_sha256,
-                      revision=stored[2] if stored else 0, pending=pending, published=values.published)
+                      revision=stored[2] if stored else 0, pending=pending, published=values.published,
+                      degraded=degraded)
 

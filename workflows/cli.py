@@ -1,6 +1,7 @@
 """The ``baton`` command line: a thin layer over ``workflows.api``.
 
-Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments.
+Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments, 3 done but
+degraded (arXiv unreachable, webhooks failing: one line saying what and how to retry).
 """
 
 from __future__ import annotations
@@ -251,6 +252,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     ctx = api.open_context(settings, _progress)
     outcome = api.run_brief(ctx, args.topic, day)
     _print_outcome(outcome)
+    if outcome.degraded:
+        # One plain line a scheduler's log shows: what went wrong and how to retry.
+        _err.print(f"baton: degraded: {'; '.join(outcome.degraded)}; the draft is written, "
+                   f"retry with `baton run --topic {args.topic} --date {day}`")
+        return 3
     return 0
 
 

@@ -85,7 +85,12 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     open_gaps = [g for g in brief.gaps if g.status in ("late", "missing")]
     ctx.progress(f"coordinate: {len(open_gaps)} slot gaps, {len(claims)} coordination warnings, "
                  f"{len(report.sent)} alerts sent" + (f", {len(report.failed)} not delivered" if report.failed else ""))
-    return {"brief_sha256": digest, "drafts": drafts, "gaps_open": len(open_gaps), "alerts_sent": len(report.sent)}
+    degraded = None
+    if report.failed:
+        reasons = "; ".join(dict.fromkeys(reason for _, _, reason in report.failed))
+        degraded = f"{len(report.failed)} alert(s) not delivered ({reasons}); they go out on the next `baton check`"
+    return {"brief_sha256": digest, "drafts": drafts, "gaps_open": len(open_gaps), "alerts_sent": len(report.sent),
+            "alerts_degraded": degraded}
 
 
 def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
