@@ -172,6 +172,13 @@ def build_parser() -> argparse.ArgumentParser:
     schedule.add_argument("--baton", default=None, help="the baton command the units run (default: this one)")
     schedule.set_defaults(handler=_cmd_schedule)
 
+    feeds = commands.add_parser("feeds", help="the RSS / Atom feeds of feeds.toml")
+    feed_commands = feeds.add_subparsers(dest="feeds_command", metavar="ACTION", parser_class=_Parser, required=True)
+    fetch = feed_commands.add_parser("fetch", help="fetch every feed; one note per new entry under inbox/feeds/")
+    _common(fetch)
+    _common(feeds)
+    fetch.set_defaults(handler=_cmd_feeds_fetch)
+
     init = commands.add_parser("init", help="write a new vault's skeleton (schedule.toml, topics.toml, folders)")
     init.add_argument("dir", type=Path, help="the new vault's folder (created; nothing in it is overwritten)")
     init.set_defaults(handler=_cmd_init)
@@ -448,6 +455,23 @@ def _cmd_schedule(args: argparse.Namespace) -> int:
             _out.print(text, end="")
     if args.format == "github":
         _out.print(schedule.github_workflow(ctx.config, _date_of(args, settings)), end="")
+    return 0
+
+
+def _cmd_feeds_fetch(args: argparse.Namespace) -> int:
+    from workflows.feeds import fetch_feeds
+
+    ctx = api.open_context(_settings(args))
+    results = fetch_feeds(ctx)
+    for result in results:
+        _out.print(result.line())
+    if not results:
+        _out.print("feeds.toml lists no feed ([[feed]] name = …, url = …)")
+    failed = [r for r in results if r.status == "failed" or r.problem]
+    if failed:
+        _err.print(f"baton: degraded: {len(failed)} feed(s) failed or malformed ({', '.join(r.feed for r in failed)}); "
+                   "the others are in; run `baton feeds fetch` again to retry")
+        return 3
     return 0
 
 
