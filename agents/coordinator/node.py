@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _package_version
 from typing import Literal
 
 from langgraph.runtime import Runtime
@@ -17,7 +19,13 @@ from agents.coordinator.alerts import (
     record_gaps_and_outbox,
 )
 from agents.coordinator.claims import check_claims, read_coordination_notes
-from agents.coordinator.publish import RegisterRow, append_register_entries, publish_brief
+from agents.coordinator.publish import (
+    BriefFrontMatter,
+    RegisterRow,
+    append_register_entries,
+    publish_brief,
+    with_front_matter,
+)
 from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
@@ -51,6 +59,14 @@ def sink_configs(settings: Settings) -> list[SinkConfig]:
     if settings.alert_stdout:
         configs.append(SinkConfig(kind="stdout"))
     return configs
+
+
+def baton_version() -> str:
+    """baton's installed version, written into what it publishes."""
+    try:
+        return _package_version("baton")
+    except PackageNotFoundError:  # a source tree never installed
+        return "unknown"
 
 
 def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -140,10 +156,22 @@ def publish(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     if text is None:
         raise ApprovalError(f"the approved text of {state.thread!r} is missing from the store")
     stored = ctx.store.brief(state.thread)
-    executor = stored[0].executor if stored else ctx.config.topic(state.topic).executor
-    published_before = frozenset(d.sha256 for d in ctx.store.decisions(state.thread) if d.published and d.sha256)
-    result = publish_brief(ctx.settings.vault, executor, date.fromisoformat(state.day), state.topic, text,
-                           replace=bool(decision.get("replace")), baton_hashes=published_before)
+    topic = ctx.config.topic(state.topic)
+    executor = stored[0].executor if stored else topic.executor
+    decisions = ctx.store.decisions(state.thread)
+    published_before = frozenset(d.sha256 for d in decisions if d.published and d.sha256)
+    row = next((d for d in decisions if d.id == decision.get("id")), None)
+    approved_at = (row.at if row and row.at.tzinfo else (row.at.replace(tzinfo=UTC) if row else datetime.now(UTC)))
+    front = BriefFrontMatter(
+        time=stored[0].window.end if stored else topic.window(date.fromisoformat(state.day), ctx.config.tz)[1],
+        agent=executor, slot=topic.slot, topic=state.topic, baton_version=baton_version(),
+        approved_by=str(decision.get("by") or "?"), approved_at=approved_at.astimezone(ctx.config.tz),
+        approval="auto-approved" if decision.get("auto") else "edited" if row and row.edited else "approved",
+        revision=int(decision.get("revision") or 0), thread=state.thread,
+    )
+    result = publish_brief(ctx.settings.vault, executor, date.fromisoformat(state.day), state.topic,
+                           with_front_matter(text, front), replace=bool(decision.get("replace")),
+                           baton_hashes=published_before)
     rel = result.path.relative_to(ctx.settings.vault).as_posix()
     ctx.store.mark_published(decision["id"], rel)
     ctx.progress(f"publish: {result.note}")
