@@ -288,3 +288,20 @@ def test_check_date_defaults_to_today_of_the_clock(vault: Path, monkeypatch: pyt
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     out = _check(vault, monkeypatch, capsys, "2026-05-03T05:00:00+00:00", "--dry-run")  # 13:00 in Shanghai
     assert out.startswith(f"check {date(2026, 5, 3)} as of 2026-05-03 12:45")
+
+
+def test_noon_check_of_the_sample_vault(sample_vault: Path, webhook: WebhookReceiver,
+                                        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("BATON_WEBHOOKS", f"stephen={webhook.url}")
+    dry = _check(sample_vault, monkeypatch, capsys, "2026-09-29T12:45:00+08:00", "--dry-run")
+    assert webhook.requests == [] and dry.count("would send:") >= 2
+    _check(sample_vault, monkeypatch, capsys, "2026-09-29T12:45:00+08:00")
+    texts = webhook.texts
+    [digest] = [t for t in texts if "棒位核对" in t]
+    listed = [line[2:] for line in digest.splitlines()[1:]]
+    assert listed, "the sample day has open gaps at 12:45"
+    # Each gap the digest lists went out once as its own alert, and nothing went out twice.
+    assert sorted(t for t in texts if t != digest) == sorted(listed)
+    assert len(texts) == len(set(texts))
+    _check(sample_vault, monkeypatch, capsys, "2026-09-29T13:10:00+08:00")
+    assert webhook.texts == texts
