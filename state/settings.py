@@ -2,7 +2,8 @@
 
 Every ``BATON_*`` environment variable is read here and nowhere else, by ``EnvSettings``
 (pydantic-settings): from the process environment, then from a ``.env`` file in the current
-folder (or the file ``BATON_ENV_FILE`` names; ``BATON_ENV_FILE=`` reads none). The repository's
+folder (or the file ``BATON_ENV_FILE`` names; ``BATON_ENV_FILE=`` reads none) and then from
+``<state>/.env`` (``<vault>/.baton/.env``: git-ignored, the place for webhook secrets). The repository's
 ``.env.example`` lists each variable with its default. ``settings_from_env`` turns them, with the
 command line's overrides, into the ``Settings`` of one run.
 """
@@ -126,11 +127,18 @@ class Settings(BaseModel):
         return self.state_dir / "logs" / "baton.log"
 
 
-def read_env() -> EnvSettings:
-    """The ``BATON_*`` variables; a bad value is a ConfigError naming the variable."""
+def read_env(state_dir: Path | None = None) -> EnvSettings:
+    """The ``BATON_*`` variables; a bad value is a ConfigError naming the variable.
+
+    Files, later ones winning: ``./.env`` (or ``$BATON_ENV_FILE``), then ``<state>/.env`` (the vault's
+    own settings, e.g. webhook secrets: ``.baton/`` is git-ignored); the process environment wins over both.
+    """
     file = env_file()
+    files = [f for f in (file, state_dir / ".env" if state_dir else None) if f is not None and f.is_file()]
+    if os.environ.get("BATON_ENV_FILE") is not None and not (os.environ.get("BATON_ENV_FILE") or "").strip():
+        files = []  # BATON_ENV_FILE= : no file at all
     try:
-        return EnvSettings(_env_file=file if file is not None and file.is_file() else None)  # type: ignore[call-arg]
+        return EnvSettings(_env_file=tuple(files) or None)  # type: ignore[call-arg]
     except ValidationError as exc:
         parts = [f"BATON_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()]
         raise ConfigError("bad setting: " + "; ".join(parts)) from exc
@@ -141,6 +149,8 @@ def settings_from_env(vault: Path | None, state_dir: Path | None, **overrides: o
     env = read_env()
     vault_path = (vault or env.vault or Path.cwd()).expanduser().resolve()
     state_path = (state_dir or env.state or vault_path / ".baton").expanduser().resolve()
+    if (state_path / ".env").is_file():
+        env = read_env(state_path)
     out = overrides.pop("out_dir", None) or state_path / "drafts"
     everyone, named = parse_webhooks(env.webhooks)
     values: dict[str, object] = {

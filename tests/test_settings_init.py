@@ -142,3 +142,21 @@ def test_a_new_teams_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     capsys.readouterr()
     assert main(["--vault", str(root), "pending"]) == 0
     assert "example:2026-10-02" in capsys.readouterr().out
+
+
+def test_the_vaults_own_env_file_wins_over_the_working_folders(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".env").write_text("BATON_ARXIV_DELAY=0.5\nBATON_FEED_DELAY=9\n", encoding="utf-8")
+    vault = tmp_path / "vault"
+    (vault / ".baton").mkdir(parents=True)
+    (vault / ".baton" / ".env").write_text("BATON_ARXIV_DELAY=0.75\nBATON_WEBHOOKS=lead=http://127.0.0.1:9/x\n",
+                                           encoding="utf-8")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("BATON_ENV_FILE")
+    settings = settings_from_env(vault, None)
+    assert (settings.arxiv_delay, settings.feed_delay) == (0.75, 9.0)
+    assert settings.recipient_webhooks == {"lead": ["http://127.0.0.1:9/x"]}
+    monkeypatch.setenv("BATON_ENV_FILE", "")
+    assert settings_from_env(vault, None).arxiv_delay == 3.0  # no file at all
