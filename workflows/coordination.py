@@ -1,4 +1,4 @@
-"""Baton slots from outside a brief run: the gaps table and excuses (CLI and web app call these)."""
+"""Baton slots from outside a brief run: the gaps table, excuses and the noon check (CLI and web app call these)."""
 
 from __future__ import annotations
 
