@@ -25,6 +25,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks.bench_arxiv
 	$(BIN)/python -m tests.benchmarks.bench_llm
+	$(BIN)/python -m tests.benchmarks.bench_run
 
 quality: $(STAMP)
 	$(BIN)/python -m workflows.quality --vault ../shared/vault --examples ../shared/examples

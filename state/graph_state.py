@@ -29,4 +29,7 @@ class RunState(BaseModel):
     gaps_open: int = 0
     alerts_sent: int = 0
     decision: dict | None = None
+    # Done but degraded (exit 3): why arXiv could not be asked, why alerts were not delivered.
+    arxiv_degraded: str | None = None
+    alerts_degraded: str | None = None
     published: str | None = None

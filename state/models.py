@@ -201,6 +201,10 @@ class Stats(_Model):
     llm_dropped: int = 0  # model sentences the grounding check removed (a figure, URL or date not in the sources)
     seconds: float = 0.0
     offline: bool = False
+    # arXiv could not be reached this run: why (as the client said it) and what kind of failure
+    # ("connect", "timeout", "http", "budget", "other"); the brief says it once, not per identifier.
+    arxiv_failure: str | None = None
+    arxiv_failure_kind: str | None = None
 
 
 class Brief(_Model):

@@ -81,6 +81,7 @@ def _no_user_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the user's baton settings out of tests."""
     for name in ("BATON_VAULT", "BATON_DATABASE_URL", "BATON_ARXIV_URL", "BATON_STATE", *LLM_ENV):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BATON_ENV_FILE", "")  # no .env file of the working folder either
 
 
 @pytest.fixture

@@ -61,6 +61,13 @@ def test_reject_then_run_revises_the_draft(vault: Path) -> None:
     approved = _baton(vault, "approve", thread, "--by", "dave", "--edit", str(edited), "--replace")
     assert approved.returncode == 0, approved.stderr
     published = vault / "inbox/tom/2026-09-29-inference-e1prep.md"
-    assert published.read_text(encoding="utf-8") == "# edited by hand\n"
+    text = published.read_text(encoding="utf-8")
+    assert text.endswith("---\n\n# edited by hand\n")  # the person's text, under the team's front matter
+    from agents.scanner.frontmatter import split_front_matter
+
+    front = split_front_matter(text)[0].data
+    assert (front["agent"], front["slot"], front["approval"], front["approved_by"]) == (
+        "tom", "inference-e1prep", "edited", "dave")
+    assert front["time"] == "2026-09-29T22:20:00+08:00" and str(front["revision"]) == "2"
     assert (vault / "inbox/tom/2026-09-29-inference-e1prep.md.bak").is_file() or \
         any(p.name.endswith(".bak") for p in (vault / "inbox/tom").iterdir())

@@ -166,7 +166,7 @@ def test_backfill_is_recorded_not_sent_unless_asked(
 def test_a_run_for_today_sends_yesterdays_late_slot_and_holds_older_history() -> None:
     from datetime import date
 
-    from agents.coordinator.alerts import _held
+    from agents.coordinator.alerts import is_held as _held
 
     today = date(2026, 9, 29)
     assert not _held(date(2026, 9, 28), today, today, True)  # tom's 22:30 slot of yesterday, still missing

@@ -135,3 +135,54 @@ def test_a_register_that_is_not_utf8_is_refused_with_a_reason(tmp_path: Path) ->
     with pytest.raises(VaultError, match="not UTF-8"):
         append_register_entries(tmp_path, [row])
     assert register.read_bytes() == before
+
+
+# -- front matter like the team's ----------------------------------------------------------------------
+
+
+def _front(**overrides: object):  # type: ignore[no-untyped-def]
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from agents.coordinator.publish import BriefFrontMatter
+
+    tz = ZoneInfo("Asia/Shanghai")
+    values = dict(time=datetime(2026, 9, 29, 22, 20, tzinfo=tz), agent="ann", slot="t-e1prep", topic="t",
+                  baton_version="0.1.0", approved_by="lead", approved_at=datetime(2026, 9, 29, 22, 40, tzinfo=tz),
+                  approval="approved", revision=1, thread="t:2026-09-29")
+    values.update(overrides)
+    return BriefFrontMatter(**values)  # type: ignore[arg-type]
+
+
+def test_front_matter_has_the_teams_keys_first() -> None:
+    from agents.coordinator.publish import with_front_matter
+    from agents.scanner.frontmatter import split_front_matter
+
+    text = with_front_matter("t · E1 预消化简报(2026-09-29)\n\nbody\n", _front())
+    front, body = split_front_matter(text)
+    assert list(front.data)[:3] == ["time", "agent", "slot"]
+    assert front.data["time"] == "2026-09-29T22:20:00+08:00" and front.data["approved_by"] == "lead"
+    assert front.data["generated_by"] == "baton 0.1.0" and front.data["approval"] == "approved"
+    assert body.lstrip("\n") == "t · E1 预消化简报(2026-09-29)\n\nbody\n"
+
+
+def test_front_matter_keeps_what_an_editor_wrote() -> None:
+    from agents.coordinator.publish import with_front_matter
+    from agents.scanner.frontmatter import split_front_matter
+
+    text = with_front_matter("---\nagent: bob\ntags: [e1]\n---\n\nedited\n", _front(approval="edited"))
+    front, body = split_front_matter(text)
+    assert front.data["agent"] == "bob" and front.data["tags"] == ["e1"] and front.data["slot"] == "t-e1prep"
+    assert text.count("---\n") == 2 and body.strip() == "edited"
+
+
+def test_republishing_recognises_batons_own_file_under_its_front_matter(tmp_path: Path) -> None:
+    import hashlib
+
+    from agents.coordinator.publish import publish_brief, with_front_matter
+
+    first = "brief v1\n"
+    publish_brief(tmp_path, "ann", date(2026, 9, 29), "t", with_front_matter(first, _front()))
+    result = publish_brief(tmp_path, "ann", date(2026, 9, 29), "t", with_front_matter("brief v2\n", _front()),
+                           baton_hashes=frozenset({hashlib.sha256(first.encode()).hexdigest()}))
+    assert not result.beside and result.path.read_text(encoding="utf-8").endswith("brief v2\n")

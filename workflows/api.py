@@ -43,6 +43,7 @@ class RunOutcome:
     pending: bool = False
     published: str | None = None
     messages: list[str] = field(default_factory=list)
+    degraded: list[str] = field(default_factory=list)  # done, but: arXiv unreachable, alerts not delivered
 
 
 def open_context(settings: Settings, progress: Progress | None = None) -> BatonContext:
@@ -53,6 +54,10 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
         raise UsageError(f"{str(settings.vault)!r} is not a vault: it has no topics.toml (use --vault DIR)")
     config = load_vault_config(settings.vault)
     settings.state_dir.mkdir(parents=True, exist_ok=True)
+    ignore = settings.state_dir / ".gitignore"
+    if settings.state_dir.is_relative_to(settings.vault) and not ignore.exists():
+        # A git-synced vault must not commit baton's local state (store, checkpoints, drafts).
+        ignore.write_text("# baton's local state: never commit it\n*\n", encoding="utf-8")
     db = Database(settings.database_url)
     db.create_all()
     llm_settings = llm_settings_from_env()  # rules only unless BATON_LLM_MODEL is set
@@ -118,6 +123,8 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
         pending = bool(final.next)
         ctx.store.finish_run(run_id, "pending" if pending else "done", time.monotonic() - started)
     stored = ctx.store.brief(thread)
+    degraded = [why for why in (values.arxiv_degraded, values.alerts_degraded) if why]
     return RunOutcome(thread=thread, mode=mode, drafts=values.drafts, brief_sha256=values.brief_sha256,
-                      revision=stored[2] if stored else 0, pending=pending, published=values.published)
+                      revision=stored[2] if stored else 0, pending=pending, published=values.published,
+                      degraded=degraded)
 

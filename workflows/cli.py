@@ -1,6 +1,7 @@
 """The ``baton`` command line: a thin layer over ``workflows.api``.
 
-Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments.
+Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments, 3 done but
+degraded (arXiv unreachable, webhooks failing: one line saying what and how to retry).
 """
 
 from __future__ import annotations
@@ -141,15 +142,52 @@ def build_parser() -> argparse.ArgumentParser:
     gaps.add_argument("--svg", type=Path, metavar="FILE", help="also write the heatmap as an SVG file")
     gaps.set_defaults(handler=_cmd_gaps)
 
-    excuse = commands.add_parser("excuse", help="excuse a slot for a day (neither breaks nor extends a streak)")
+    excuse = commands.add_parser("excuse", help="excuse a slot for a day or a range (neither breaks nor extends a "
+                                 "streak); --list, --remove")
     _common(excuse)
-    excuse.add_argument("slot", help="AGENT/SLOT, e.g. spark/llm-infra-e1prep")
+    excuse.add_argument("slot", nargs="?", help="AGENT/SLOT, e.g. ann/daily (optional with --list)")
     excuse.add_argument("day", type=_day, nargs="?", metavar="DATE",
-                        help="YYYY-MM-DD (the same as --date; kept for earlier scripts)")
+                        help="deprecated: use --date (kept for earlier scripts)")
     _date_option(excuse, "the day excused")
+    excuse.add_argument("--from", dest="first", type=_day, metavar="DATE", help="first day of a range")
+    excuse.add_argument("--to", dest="last", type=_day, metavar="DATE", help="last day of a range (included)")
     excuse.add_argument("--by", default=None, help="who excuses, recorded (default: your user name)")
-    excuse.add_argument("--reason", required=True, help="why, e.g. 国庆假期 (recorded)")
+    excuse.add_argument("--reason", help="why, e.g. 国庆假期 (recorded; needed unless --list or --remove)")
+    excuse.add_argument("--list", action="store_true", help="list the excuses (of SLOT when given)")
+    excuse.add_argument("--remove", action="store_true", help="withdraw the excuses of SLOT on the date or range")
     excuse.set_defaults(handler=_cmd_excuse)
+
+    check = commands.add_parser("check", help="the coordination check at check_at: gap alerts and the digest, "
+                                "each sent once")
+    _common(check)
+    _date_option(check, "the day checked")
+    check.add_argument("--dry-run", action="store_true", help="send nothing, record nothing: print what would go out")
+    check.add_argument("--send-backfill", action="store_true",
+                       help="for a past date, send its alerts (as one digest) instead of only recording them")
+    check.set_defaults(handler=_cmd_check)
+
+    schedule = commands.add_parser("schedule", help="print (or --install) the crontab / systemd timers of the "
+                                   "vault's times")
+    _common(schedule)
+    schedule.add_argument("--format", choices=["all", "cron", "systemd", "github"], default="all",
+                          help="what to print (default: cron and systemd)")
+    schedule.add_argument("--install", action="store_true",
+                          help="write the systemd user units and print the systemctl command that enables them")
+    schedule.add_argument("--unit-dir", type=Path, default=None,
+                          help="where --install writes units (default: ~/.config/systemd/user)")
+    schedule.add_argument("--baton", default=None, help="the baton command the units run (default: this one)")
+    schedule.set_defaults(handler=_cmd_schedule)
+
+    feeds = commands.add_parser("feeds", help="the RSS / Atom feeds of feeds.toml")
+    feed_commands = feeds.add_subparsers(dest="feeds_command", metavar="ACTION", parser_class=_Parser, required=True)
+    fetch = feed_commands.add_parser("fetch", help="fetch every feed; one note per new entry under inbox/feeds/")
+    _common(fetch)
+    _common(feeds)
+    fetch.set_defaults(handler=_cmd_feeds_fetch)
+
+    init = commands.add_parser("init", help="write a new vault's skeleton (schedule.toml, topics.toml, folders)")
+    init.add_argument("dir", type=Path, help="the new vault's folder (created; nothing in it is overwritten)")
+    init.set_defaults(handler=_cmd_init)
 
     compare = commands.add_parser("compare", help="compare baton's brief (JSON) with a hand-written one (Markdown)")
     compare.add_argument("ours", type=Path, help="baton's <date>-<topic>-e1prep.json")
@@ -213,15 +251,15 @@ def _setup_logging(args: argparse.Namespace) -> None:
     for old in root.handlers:
         old.close()
     root.handlers = [logging.NullHandler()]
-    if args.command in ("compare", "demo"):
+    if args.command in ("compare", "demo", "init"):
         return
     try:
         settings = _settings(args)
         if not (settings.vault / "topics.toml").is_file():
             return  # not a vault: the command says so; no .baton/ folder is made in a random directory
         settings.log_path.parent.mkdir(parents=True, exist_ok=True)
-    except (OSError, ValueError):
-        return
+    except (OSError, ValueError, BatonError):
+        return  # a bad setting is reported by the command itself
     handler = logging.FileHandler(settings.log_path, encoding="utf-8")
     _log_file = settings.log_path
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -249,6 +287,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     ctx = api.open_context(settings, _progress)
     outcome = api.run_brief(ctx, args.topic, day)
     _print_outcome(outcome)
+    if outcome.degraded:
+        # One plain line a scheduler's log shows: what went wrong and how to retry.
+        _err.print(f"baton: degraded: {'; '.join(outcome.degraded)}; the draft is written, "
+                   f"retry with `baton run --topic {args.topic} --date {day}`")
+        return 3
     return 0
 
 
@@ -374,14 +417,127 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
     return 0
 
 
+def _excuse_days(args: argparse.Namespace, settings: Settings) -> list[date]:
+    if args.day is not None:
+        if args.date and args.day != args.date:
+            raise UsageError(f"two dates given ({args.day} and --date {args.date}); give one")
+    if args.first or args.last:
+        if args.date or args.day:
+            raise UsageError("give either --date or --from/--to, not both")
+        first, last = args.first or args.last, args.last or args.first
+        return coordination.day_range(first, last)
+    return [_date_of(args, settings)]
+
+
 def _cmd_excuse(args: argparse.Namespace) -> int:
-    if args.day and args.date and args.day != args.date:
-        raise UsageError(f"two dates given ({args.day} and --date {args.date}); give one")
     settings = _settings(args)
-    day, by = _date_of(args, settings), args.by or _user()
     ctx = api.open_context(settings)
-    key = coordination.excuse(ctx, args.slot, day, by, args.reason)
-    _out.print(f"excused {key} on {day} (by {by}: {args.reason})")
+    if args.list:
+        excuses = coordination.list_excuses(ctx, args.slot)
+        for item in excuses:
+            _out.print(f"{item.slot}\t{item.day}\t{item.by}\t{item.reason}")
+        if not excuses:
+            _out.print("no excuses recorded")
+        return 0
+    if not args.slot:
+        raise UsageError("name the slot: baton excuse AGENT/SLOT --date DATE --reason TEXT (or --list)")
+    days = _excuse_days(args, settings)
+    span = f"{days[0]}" if len(days) == 1 else f"{days[0]} … {days[-1]} ({len(days)} days)"
+    if args.remove:
+        key, removed = coordination.remove_excuses(ctx, args.slot, days)
+        _out.print(f"removed {len(removed)} excuse(s) of {key} on {span}" if removed
+                   else f"{key} had no excuse on {span}")
+        return 0
+    if not args.reason:
+        raise UsageError("an excuse needs --reason TEXT (e.g. --reason 国庆假期)")
+    by = args.by or _user()
+    key = coordination.excuse_days(ctx, args.slot, days, by, args.reason)
+    _out.print(f"excused {key} on {span} (by {by}: {args.reason})")
+    if args.day is not None:
+        _err.print("baton: note: the positional DATE of `baton excuse` is deprecated; use --date DATE")
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    settings = _settings(args, send_backfill=args.send_backfill or None)
+    day = _date_of(args, settings)
+    ctx = api.open_context(settings)
+    now = settings.now or datetime.now(ctx.config.tz)
+    result = coordination.run_check(ctx, day, now, dry_run=args.dry_run)
+    _out.print(f"check {day} as of {result.as_of:%Y-%m-%d %H:%M} {ctx.config.schedule.timezone}: "
+               f"{len(result.open_gaps)} open gap(s)")
+    verb = "would send" if result.dry_run else "sent"
+    for alert in result.due:
+        _out.print(f"{verb}: [{alert.severity}] → {', '.join(alert.to)}: {alert.text}")
+    if not result.due:
+        _out.print("nothing to send (every alert of these gaps went out already, or none is due)")
+    for name in result.unmapped:
+        _err.print(f"baton: note: no webhook for recipient {name!r}: alerts to them are only written to "
+                   f"{settings.state_dir / 'alerts'} (set BATON_WEBHOOKS={name}=URL)")
+    if result.failed:
+        reasons = "; ".join(dict.fromkeys(reason for _, _, reason in result.failed))
+        _err.print(f"baton: degraded: {len(result.failed)} alert(s) not delivered ({reasons}); they stay in the "
+                   "outbox: run `baton check` again to retry")
+        return 3
+    return 0
+
+
+def _cmd_schedule(args: argparse.Namespace) -> int:
+    import shutil
+
+    from workflows import schedule
+
+    settings = _settings(args)
+    ctx = api.open_context(settings)
+    baton = args.baton or shutil.which("baton") or str(Path(sys.argv[0]).resolve())
+    units = schedule.systemd_units(ctx.config, baton)
+    if args.install:
+        unit_dir = (args.unit_dir or Path.home() / ".config" / "systemd" / "user").expanduser()
+        for path in schedule.install_units(units, unit_dir):
+            _out.print(f"wrote {path}")
+        timers = " ".join(schedule.timer_names(units))
+        _out.print(f"enable them with:\n  systemctl --user daemon-reload && systemctl --user enable --now {timers}")
+        _out.print("(and `loginctl enable-linger $USER` so they run while you are logged out)")
+        return 0
+    if args.format in ("all", "cron"):
+        if args.format == "all":
+            _out.print("# ── crontab (crontab -e) ──")
+        _out.print(schedule.crontab(ctx.config, baton), end="")
+    if args.format in ("all", "systemd"):
+        for name, text in units.items():
+            _out.print(f"# ── ~/.config/systemd/user/{name} ──")
+            _out.print(text, end="")
+    if args.format == "github":
+        _out.print(schedule.github_workflow(ctx.config, _date_of(args, settings)), end="")
+    return 0
+
+
+def _cmd_feeds_fetch(args: argparse.Namespace) -> int:
+    from workflows.feeds import fetch_feeds
+
+    ctx = api.open_context(_settings(args))
+    results = fetch_feeds(ctx)
+    for result in results:
+        _out.print(result.line())
+    if not results:
+        _out.print("feeds.toml lists no feed ([[feed]] name = …, url = …)")
+    failed = [r for r in results if r.status == "failed" or r.problem]
+    if failed:
+        _err.print(f"baton: degraded: {len(failed)} feed(s) failed or malformed ({', '.join(r.feed for r in failed)}); "
+                   "the others are in; run `baton feeds fetch` again to retry")
+        return 3
+    return 0
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from workflows.init_vault import init_vault
+
+    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
+    result = init_vault(args.dir, stamp)
+    for rel in result.written:
+        _out.print(f"wrote {result.root / rel}")
+    _out.print(f"next: edit {result.root / 'topics.toml'} and {result.root / 'schedule.toml'}, then "
+               f"`baton --vault {result.root} schedule --install`")
     return 0
 
 

@@ -16,7 +16,7 @@ import sys
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from hashlib import sha256
 from pathlib import Path
 from typing import Literal, Protocol, TextIO
@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select, update
 
 from agents.coordinator.slots import describe_gap, gaps_open_at_check, short_date
+from agents.verifier.arxiv_feed import retry_after
 from state.db import Database
 from state.errors import BatonError, DeliveryError
 from state.files import atomic_write_text
@@ -53,8 +54,10 @@ __all__ = [
     "decide_alerts",
     "record_gaps_and_outbox",
     "deliver_pending",
+    "collapsed_digest",
     "load_alerts",
     "THRESHOLDS",
+    "is_held",
 ]
 
 THRESHOLDS = (3, 7)
@@ -87,6 +90,7 @@ class SinkConfig(BaseModel):
     timeout: float = 5.0
     retries: int = Field(default=3, ge=0, le=10)
     backoff: float = Field(default=1.0, ge=0)
+    max_wait: float = Field(default=30.0, ge=0)
 
     @model_validator(mode="after")
     def _url_for_webhook(self) -> SinkConfig:
@@ -152,14 +156,20 @@ class FolderSink(_Recipients):
 
 @dataclass
 class WebhookSink(_Recipients):
-    """POST Slack-compatible JSON ``{"text": …}``; retry on transport errors, 429 and 5xx."""
+    """POST Slack-compatible JSON ``{"text": …}``; retry on transport errors, 429 and 5xx.
+
+    A 429's ``Retry-After`` is honoured up to ``max_wait`` seconds; a longer wait gives up at once
+    (the alert stays in the outbox and goes out on the next run) instead of blocking a scheduler.
+    """
 
     url: str = ""
     name: str = ""
     timeout: float = 5.0
     retries: int = 3
     backoff: float = 1.0
+    max_wait: float = 30.0
     sleep: Callable[[float], None] = _time.sleep
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     transport: httpx.BaseTransport | None = None
     attempts: int = field(default=0, init=False)
 
@@ -169,12 +179,17 @@ class WebhookSink(_Recipients):
 
     def send(self, alert: AlertEntry) -> None:
         """Deliver the alert or raise DeliveryError after the last retry."""
-        payload = {"text": alert.text}
+        self.post(alert.key, {"text": alert.text})
+
+    def post(self, what: str, payload: dict) -> None:
+        """POST one JSON payload with the retries; raise DeliveryError naming ``what`` after the last."""
         last = ""
+        wait: float | None = None
         with httpx.Client(timeout=self.timeout, transport=self.transport) as client:
             for attempt in range(self.retries + 1):
                 if attempt:
-                    self.sleep(self.backoff * 2 ** (attempt - 1))
+                    self.sleep(wait if wait is not None else self.backoff * 2 ** (attempt - 1))
+                wait = None
                 self.attempts += 1
                 try:
                     response = client.post(self.url, json=payload)
@@ -184,9 +199,14 @@ class WebhookSink(_Recipients):
                 if response.status_code < 300:
                     return
                 last = f"HTTP {response.status_code}"
-                if response.status_code != 429 and response.status_code < 500:
+                if response.status_code == 429:
+                    wait = retry_after(response.headers.get("Retry-After"), self.now())
+                    if wait is not None and wait > self.max_wait:
+                        last += f" (Retry-After {wait:g} s is longer than the {self.max_wait:g} s baton waits)"
+                        break
+                elif response.status_code < 500:
                     break
-        raise DeliveryError(f"webhook {self.name!r} refused alert {alert.key!r}: {last}")
+        raise DeliveryError(f"webhook {self.name!r} refused alert {what!r}: {last}")
 
 
 def build_sinks(configs: Sequence[SinkConfig], state_dir: Path) -> list[Sink]:
@@ -201,7 +221,7 @@ def build_sinks(configs: Sequence[SinkConfig], state_dir: Path) -> list[Sink]:
         else:
             sinks.append(WebhookSink(
                 recipients, url=cfg.url or "", name=cfg.name or "", timeout=cfg.timeout,
-                retries=cfg.retries, backoff=cfg.backoff,
+                retries=cfg.retries, backoff=cfg.backoff, max_wait=cfg.max_wait,
             ))
     return sinks
 
@@ -268,7 +288,7 @@ def _digests(gaps: Sequence[GapEntry], coordinator: str) -> list[Alert]:
     return digests
 
 
-def _held(alert_day: date, run_day: date, today: date, still_open: bool) -> bool:
+def is_held(alert_day: date, run_day: date, today: date, still_open: bool) -> bool:
     """Whether an alert is recorded without being sent.
 
     A run for a past date (a backfill) sends nothing. A run for today sends today's alerts and
@@ -300,7 +320,7 @@ def record_gaps_and_outbox(
         {
             "key": a.key, "slot": a.slot, "day": a.day, "kind": a.kind, "severity": a.severity,
             "recipients": list(a.to), "text": a.text, "created_at": to_utc(now),
-            "backfill": not send_backfill and _held(date.fromisoformat(a.day), run_day, today,
+            "backfill": not send_backfill and is_held(date.fromisoformat(a.day), run_day, today,
                                                     (a.slot, a.day) in missing),
             "sent": None,
         }
@@ -331,9 +351,14 @@ def _entry(row: OutboxRow) -> AlertEntry:
 
 
 def deliver_pending(
-    db: Database, sinks: Sequence[Sink], *, now: Callable[[], datetime], limit: int | None = None
+    db: Database, sinks: Sequence[Sink], *, now: Callable[[], datetime], limit: int | None = None,
+    collapse_before: date | None = None,
 ) -> DeliveryReport:
-    """Send every unsent, non-backfill outbox row through the sinks that serve its recipients."""
+    """Send every unsent, non-backfill outbox row through the sinks that serve its recipients.
+
+    Rows of days before ``collapse_before`` (a backfill asked to send) go out as one digest per sink
+    instead of one message each.
+    """
     report = DeliveryReport()
     with db.session() as session:
         query = select(OutboxRow).where(OutboxRow.sent.is_(None), OutboxRow.backfill.is_(False))
@@ -342,7 +367,12 @@ def deliver_pending(
             (d.outbox_id, d.sink)
             for d in session.scalars(select(DeliveryRow).where(DeliveryRow.outbox_id.in_([r.id for r in rows])))
         } if rows else set()
+    past = [r for r in rows if collapse_before is not None and date.fromisoformat(r.day) < collapse_before]
+    if past:
+        _deliver_collapsed(db, past, sinks, done, now, report)
     for row in rows:
+        if row in past:
+            continue
         entry = _entry(row)
         targets = [s for s in sinks if s.serves(entry.to)]
         if not targets:
@@ -366,6 +396,43 @@ def deliver_pending(
                 session.get(OutboxRow, row.id).sent = sent
             report.sent.append(entry.model_copy(update={"sent": sent}))
     return report
+
+
+def collapsed_digest(rows: Sequence[OutboxRow]) -> AlertEntry:
+    """One message for many past alerts: ``补发历史棒位提醒 N 条（9-1 ~ 9-7）`` and one line each."""
+    days = sorted({r.day for r in rows})
+    recipients = sorted({name for r in rows for name in r.recipients})
+    lines = [f"补发历史棒位提醒 {len(rows)} 条（{short_date(days[0])} ~ {short_date(days[-1])}，回填，仅供核对）："]
+    lines += [f"- {r.text.splitlines()[0]}" for r in rows]
+    severity = max((r.severity for r in rows), key=lambda s: _SEVERITY_ORDER.index(s) if s in _SEVERITY_ORDER else 0)
+    return AlertEntry(key=f"backfill/{days[0]}..{days[-1]}/digest", to=recipients, kind="digest",
+                      severity=severity, text="\n".join(lines))
+
+
+def _deliver_collapsed(db: Database, rows: Sequence[OutboxRow], sinks: Sequence[Sink],
+                       done: set[tuple[int, str]], now: Callable[[], datetime], report: DeliveryReport) -> None:
+    by_sink = {s.name: [r for r in rows if s.serves(r.recipients) and (r.id, s.name) not in done] for s in sinks}
+    failed: set[int] = set()
+    for sink in sinks:
+        mine = by_sink[sink.name]
+        if not mine:
+            continue
+        digest = collapsed_digest(mine)
+        try:
+            sink.send(digest)
+        except DeliveryError as exc:
+            report.failed.append((digest.key, sink.name, str(exc)))
+            failed.update(r.id for r in mine)
+            continue
+        with db.session() as session:
+            session.add_all(DeliveryRow(outbox_id=r.id, sink=sink.name, sent_at=to_utc(now())) for r in mine)
+        report.sent.append(digest.model_copy(update={"sent": to_utc(now())}))
+    for row in rows:
+        if not any(s.serves(row.recipients) for s in sinks):
+            report.failed.append((row.key, "-", f"no sink serves {', '.join(row.recipients)}"))
+        elif row.id not in failed:
+            with db.session() as session:
+                session.get(OutboxRow, row.id).sent = to_utc(now())
 
 
 def load_alerts(db: Database, day: date) -> list[AlertEntry]:

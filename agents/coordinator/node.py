@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _package_version
 from typing import Literal
 
 from langgraph.runtime import Runtime
@@ -18,7 +20,13 @@ from agents.coordinator.alerts import (
 )
 from agents.coordinator.claims import check_claims, read_coordination_notes
 from agents.coordinator.inbox import approval_request, decision_from_resume
-from agents.coordinator.publish import RegisterRow, append_register_entries, publish_brief
+from agents.coordinator.publish import (
+    BriefFrontMatter,
+    RegisterRow,
+    append_register_entries,
+    publish_brief,
+    with_front_matter,
+)
 from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
@@ -40,10 +48,26 @@ def sink_configs(settings: Settings) -> list[SinkConfig]:
     """The alert sinks of a run: a Markdown note per alert in <state>/alerts/, webhooks, maybe stdout."""
     configs = [SinkConfig(kind="folder", name="notes")]
     # Webhook sinks are named by the hash of their URL (WebhookSink's default): order does not matter.
-    configs += [SinkConfig(kind="webhook", url=url) for url in settings.webhooks]
+    wait = settings.webhook_max_wait
+    configs += [SinkConfig(kind="webhook", url=url, max_wait=wait) for url in settings.webhooks]
+    # NAME=URL entries: a webhook serves the recipients of schedule.toml's ``alert = [...]`` mapped to it.
+    by_url: dict[str, list[str]] = {}
+    for name, urls in settings.recipient_webhooks.items():
+        for url in urls:
+            by_url.setdefault(url, []).append(name)
+    configs += [SinkConfig(kind="webhook", url=url, recipients=names, max_wait=wait)
+                for url, names in by_url.items() if url not in settings.webhooks]
     if settings.alert_stdout:
         configs.append(SinkConfig(kind="stdout"))
     return configs
+
+
+def baton_version() -> str:
+    """baton's installed version, written into what it publishes."""
+    try:
+        return _package_version("baton")
+    except PackageNotFoundError:  # a source tree never installed
+        return "unknown"
 
 
 def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -64,7 +88,8 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     if ctx.settings.crash_after == "coordinate:recorded":
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
     report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
-                             now=lambda: datetime.now(cfg.tz))
+                             now=lambda: datetime.now(cfg.tz),
+                             collapse_before=today if ctx.settings.send_backfill else None)
     brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
     brief.alerts = load_alerts(ctx.db, day)
@@ -77,7 +102,12 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     open_gaps = [g for g in brief.gaps if g.status in ("late", "missing")]
     ctx.progress(f"coordinate: {len(open_gaps)} slot gaps, {len(claims)} coordination warnings, "
                  f"{len(report.sent)} alerts sent" + (f", {len(report.failed)} not delivered" if report.failed else ""))
-    return {"brief_sha256": digest, "drafts": drafts, "gaps_open": len(open_gaps), "alerts_sent": len(report.sent)}
+    degraded = None
+    if report.failed:
+        reasons = "; ".join(dict.fromkeys(reason for _, _, reason in report.failed))
+        degraded = f"{len(report.failed)} alert(s) not delivered ({reasons}); they go out on the next `baton check`"
+    return {"brief_sha256": digest, "drafts": drafts, "gaps_open": len(open_gaps), "alerts_sent": len(report.sent),
+            "alerts_degraded": degraded}
 
 
 def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -126,10 +156,22 @@ def publish(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     if text is None:
         raise ApprovalError(f"the approved text of {state.thread!r} is missing from the store")
     stored = ctx.store.brief(state.thread)
-    executor = stored[0].executor if stored else ctx.config.topic(state.topic).executor
-    published_before = frozenset(d.sha256 for d in ctx.store.decisions(state.thread) if d.published and d.sha256)
-    result = publish_brief(ctx.settings.vault, executor, date.fromisoformat(state.day), state.topic, text,
-                           replace=bool(decision.get("replace")), baton_hashes=published_before)
+    topic = ctx.config.topic(state.topic)
+    executor = stored[0].executor if stored else topic.executor
+    decisions = ctx.store.decisions(state.thread)
+    published_before = frozenset(d.sha256 for d in decisions if d.published and d.sha256)
+    row = next((d for d in decisions if d.id == decision.get("id")), None)
+    approved_at = (row.at if row and row.at.tzinfo else (row.at.replace(tzinfo=UTC) if row else datetime.now(UTC)))
+    front = BriefFrontMatter(
+        time=stored[0].window.end if stored else topic.window(date.fromisoformat(state.day), ctx.config.tz)[1],
+        agent=executor, slot=topic.slot, topic=state.topic, baton_version=baton_version(),
+        approved_by=str(decision.get("by") or "?"), approved_at=approved_at.astimezone(ctx.config.tz),
+        approval="auto-approved" if decision.get("auto") else "edited" if row and row.edited else "approved",
+        revision=int(decision.get("revision") or 0), thread=state.thread,
+    )
+    result = publish_brief(ctx.settings.vault, executor, date.fromisoformat(state.day), state.topic,
+                           with_front_matter(text, front), replace=bool(decision.get("replace")),
+                           baton_hashes=published_before)
     rel = result.path.relative_to(ctx.settings.vault).as_posix()
     ctx.store.mark_published(decision["id"], rel)
     ctx.progress(f"publish: {result.note}")

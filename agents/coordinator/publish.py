@@ -14,16 +14,21 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
+import yaml
+
 from agents.scanner.e1_format import brief_file_name
+from agents.scanner.frontmatter import split_front_matter
 from agents.scanner.notes import decode_bytes
 from state.errors import UsageError, VaultError
 from state.files import atomic_write_bytes, atomic_write_text
 from state.vault_config import REGISTER_PATH
 
 __all__ = [
+    "BriefFrontMatter",
+    "with_front_matter",
     "PublishResult",
     "RegisterRow",
     "publish_brief",
@@ -53,6 +58,53 @@ class RegisterRow:
     raised: date
     status: str
     source: str
+
+
+@dataclass(frozen=True)
+class BriefFrontMatter:
+    """The front matter of a published brief, the team's keys first (``time``/``agent``/``slot``).
+
+    ``time`` is the window's end, the moment the brief is "as of" (what Dataview and the slot check
+    read); the approval says who approved which revision when, and whether a person edited it.
+    """
+
+    time: datetime
+    agent: str
+    slot: str
+    topic: str
+    baton_version: str
+    approved_by: str
+    approved_at: datetime
+    approval: str  # approved | edited | auto-approved
+    revision: int
+    thread: str
+
+    def fields(self) -> dict[str, object]:
+        """The keys in order, times as ISO 8601 with their offset."""
+        return {"time": self.time.isoformat(timespec="seconds"), "agent": self.agent, "slot": self.slot,
+                "topic": self.topic, "generated_by": f"baton {self.baton_version}",
+                "baton_version": self.baton_version, "approval": self.approval, "approved_by": self.approved_by,
+                "approved_at": self.approved_at.isoformat(timespec="seconds"), "revision": self.revision,
+                "thread": self.thread}
+
+
+def with_front_matter(markdown: str, front: BriefFrontMatter) -> str:
+    """The brief with its front matter; keys a person's edited text already has are kept as they wrote."""
+    own, body = split_front_matter(markdown)
+    fields = front.fields()
+    if own.present and not own.error and isinstance(own.data, dict):
+        fields.update({str(k): v for k, v in own.data.items()})
+    else:
+        body = markdown
+    head = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, default_flow_style=False)
+    return f"---\n{head}---\n{body if body.startswith(chr(10)) else chr(10) + body}"
+
+
+def _body_sha256(path: Path) -> str:
+    """The hash of a published file without its front matter (what the decision's hash is of)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    front, body = split_front_matter(text)
+    return hashlib.sha256((body.removeprefix("\n") if front.present else text).encode("utf-8")).hexdigest()
 
 
 def _free_backup(path: Path) -> Path:
@@ -88,7 +140,7 @@ def publish_brief(
     if not target.exists():
         atomic_write_text(target, markdown)
         return PublishResult(target, f"已发布：{rel}")
-    if hashlib.sha256(target.read_bytes()).hexdigest() in baton_hashes:
+    if hashlib.sha256(target.read_bytes()).hexdigest() in baton_hashes or _body_sha256(target) in baton_hashes:
         # baton's own earlier publication of this thread, not a person's brief: replace it.
         atomic_write_text(target, markdown)
         return PublishResult(target, f"已发布：{rel}（替换了 baton 先前发布的版本）")

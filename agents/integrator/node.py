@@ -40,6 +40,8 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                                    as_of=scan.end, exclude=own))
     brief.warnings = [next(numbered) if w.kind in ITEM_KINDS else w for w in brief.warnings]
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
+    outage = verified.get("outage") or {}
+    brief.stats.arxiv_failure, brief.stats.arxiv_failure_kind = outage.get("reason"), outage.get("kind")
     brief.register_open = verified.get("register_open", [])
     brief.register_closed = verified.get("register_closed", [])
     brief.review_notes = [

@@ -16,6 +16,7 @@ from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name
+from agents.verifier.outage import find_outage, without_outage
 from agents.verifier.promises import track_promise_history
 from agents.verifier.register import closed_on, open_entries, register_view, seed_register
 from state.graph_state import RunState
@@ -125,6 +126,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     warnings = _without_dismissed(ctx, state.day, [w for w in warnings if w not in carried_collisions])
     entries = arxiv_entries(verdicts, scan.mentions, ctx.config.tz, likely_ids(scan.mentions, scan.cards, candidates),
                             search_failures)
+    outage = find_outage(verdicts, api.notes)
+    entries = without_outage(entries, outage)
     carried = {w.register for w in warnings if w.register}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
@@ -137,9 +140,12 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         "register_open": register_open,
         "register_closed": closed_on(ctx.db, scan.day),
         "arxiv": [e.model_dump(mode="json") for e in entries],
-        "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests})
+        "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests,
+        "outage": {"reason": outage.reason, "kind": outage.kind, "unverified": outage.unverified} if outage else None})
     counts = {status: sum(1 for e in entries if e.verified == status)
               for status in ("ok", "not_found", "malformed", "unverified")}
     verdict_line = ", ".join(f"{n} {status}" for status, n in counts.items() if n) or "no identifiers"
     ctx.progress(f"verify: {verdict_line} · {requests} arXiv requests · {len(warnings)} warnings")
-    return {"arxiv_requests": requests, "warnings": len(warnings)}
+    degraded = (f"arXiv unreachable ({outage.reason}): {outage.unverified} identifiers unverified"
+                if outage else None)
+    return {"arxiv_requests": requests, "warnings": len(warnings), "arxiv_degraded": degraded}

@@ -25,6 +25,7 @@ __all__ = [
     "DeliveryRow",
     "Excuse",
     "record_excuse",
+    "remove_excuses",
     "load_excuses",
     "upsert_gap_states",
     "insert_outbox_rows",
@@ -119,10 +120,30 @@ class Excuse:
 
 
 def record_excuse(db: Database, slot: str, day: date, by: str, reason: str, recorded_at: datetime) -> Excuse:
-    """Record that ``by`` excused ``slot`` (``agent/name``) on ``day``."""
+    """Record that ``by`` excused ``slot`` (``agent/name``) on ``day``; excusing again updates the one row."""
     with db.session() as session:
-        session.add(ExcuseRow(slot=slot, day=day.isoformat(), by=by, reason=reason, recorded_at=to_utc(recorded_at)))
+        rows = session.scalars(select(ExcuseRow).where(ExcuseRow.slot == slot, ExcuseRow.day == day.isoformat())
+                               .order_by(ExcuseRow.id)).all()
+        if rows:
+            row = rows[0]
+            for extra in rows[1:]:  # rows an earlier version added for the same slot-day
+                session.delete(extra)
+        else:
+            row = ExcuseRow(slot=slot, day=day.isoformat())
+            session.add(row)
+        row.by, row.reason, row.recorded_at = by, reason, to_utc(recorded_at)
     return Excuse(slot, day, by, reason, recorded_at)
+
+
+def remove_excuses(db: Database, slot: str, days: list[date]) -> list[date]:
+    """Withdraw the excuses of ``slot`` on ``days``; return the days that had one."""
+    wanted = [d.isoformat() for d in days]
+    with db.session() as session:
+        rows = session.scalars(select(ExcuseRow).where(ExcuseRow.slot == slot, ExcuseRow.day.in_(wanted))).all()
+        removed = sorted({date.fromisoformat(r.day) for r in rows})
+        for row in rows:
+            session.delete(row)
+    return removed
 
 
 def load_excuses(db: Database) -> dict[tuple[str, date], Excuse]:

@@ -34,6 +34,7 @@ class WebhookReceiver:
     """An HTTP endpoint on 127.0.0.1; ``bodies`` are the JSON bodies of the accepted (2xx) requests."""
 
     codes: list[int] = field(default_factory=list)
+    retry_after: str | None = None  # the Retry-After header sent with each 429
     requests: list[Delivery] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -52,6 +53,8 @@ class WebhookReceiver:
                     code = receiver.codes.pop(0) if receiver.codes else 200
                     receiver.requests.append(Delivery(self.path, body, code))
                 self.send_response(code)
+                if code == 429 and receiver.retry_after is not None:
+                    self.send_header("Retry-After", receiver.retry_after)
                 self.send_header("Content-Length", "2")
                 self.end_headers()
                 self.wfile.write(b"ok")
