@@ -1,4 +1,4 @@
-"""How to reach a chat model, from ``BATON_LLM_*`` (kept apart from ``state.settings`` on purpose).
+"""How to reach a chat model, from the BATON_LLM_BASE_URL / _MODEL / _API_KEY… variables (kept apart from ``state.settings``).
 
 No ``BATON_LLM_MODEL`` → no model: the rules write the whole brief, as without
 this module. The API key is a ``SecretStr``: it never shows in a repr, a log
