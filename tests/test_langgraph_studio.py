@@ -76,7 +76,10 @@ def test_an_agent_inbox_edit_publishes_the_edited_text(tmp_path: Path) -> None:
                  context=context)
     values = graph.get_state(config).values
     assert values["decision"]["by"] == "erin"
-    assert (vault / values["published"]).read_text(encoding="utf-8") == "# 人工改写\n"
+    published = (vault / values["published"]).read_text(encoding="utf-8")
+    # The edited text is what is published, under the front matter every published brief carries.
+    assert published.startswith("---\n") and published.endswith("---\n\n# 人工改写\n")
+    assert "approved_by: erin" in published
 
 
 def test_an_agent_inbox_response_rejects_with_its_text(tmp_path: Path) -> None:
