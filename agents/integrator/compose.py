@@ -160,9 +160,9 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
                        other_briefs: Collection[str] = ()) -> tuple[list[BriefWarning], list[dict]]:
     """Keep the warnings the brief's items need; set the rest aside, listed, never silently dropped.
 
-    A caveat qualifies a claim the brief passes on, a card's date its newness: kept when about an
-    increment (a caveat that restates a cross-source finding is that finding). A title mismatch is kept
-    for any item of the topic. Cross-source findings stay.
+    A caveat qualifies a claim the brief passes on: kept when about an increment (a caveat that restates
+    a cross-source finding is that finding). A card's wrong date or title misleads whoever reads the
+    card, chosen today or not: kept for any item of the topic. Cross-source findings stay.
     """
     kept, aside = [], []
     findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
@@ -176,7 +176,7 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             ok, why = False, "仅见于简报的转述（各自主题已携带），无一手来源"
         elif covered is not None:
             ok, why = False, f"与 {covered.register or covered.id}（{covered.subject}）是同一件事，已在该条中"
-        elif warning.kind in ("caveat", "date_mismatch"):
+        elif warning.kind == "caveat":
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
             ok = any(_about(warning, item) for item in chosen) or (
                 warning.kind == "caveat" and warning.risk in ("中", "高") and topical(warning.text))
@@ -278,6 +278,9 @@ def integrate(
         elif fit.in_topic and fit.relevance < MIN_RELEVANCE and item.card is None and \
                 names_tracked(item_title(item), item.names, tracked):
             # A new release of something the living document keeps an entry for ("X v0.9" beside "X 入选 …").
+            fit = replace(fit, relevance=MIN_RELEVANCE)
+        elif fit.in_topic and 0 < fit.relevance < MIN_RELEVANCE and fit.stars >= 4:
+            # One of the topic's terms, and a scout rated the item highly: the scout's judgement is evidence.
             fit = replace(fit, relevance=MIN_RELEVANCE)
         if not fit.in_topic:
             title = item_title(item)
