@@ -11,7 +11,7 @@ from state.store import Store, sha256_text
 
 def _store(tmp_path: Path) -> Store:
     db = Database(sqlite_url(tmp_path))
-    db.create_all()
+    db.upgrade()
     return Store(db)
 
 

@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from agents.scanner.window import scan_window
+from state.checkpoints import open_checkpointer
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
 from state.runtime import BatonContext
+from state.schema import check as check_schema
 from state.settings import Settings
 from state.store import Store
 from state.vault_config import load_vault_config
-from workflows.graph import build_graph, open_checkpointer
+from workflows.graph import build_graph
 
 __all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session"]
 
@@ -44,7 +46,7 @@ class RunOutcome:
 
 
 def open_context(settings: Settings, progress: Progress | None = None) -> BatonContext:
-    """Check the vault, open the store (creating its tables) and load the vault's configuration."""
+    """Check the vault, open the store (its schema must be current) and load the vault's configuration."""
     if not settings.vault.is_dir():
         raise UsageError(f"vault folder {str(settings.vault)!r} does not exist (use --vault DIR or $BATON_VAULT)")
     if not (settings.vault / "topics.toml").is_file():
@@ -52,7 +54,7 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
     config = load_vault_config(settings.vault)
     settings.state_dir.mkdir(parents=True, exist_ok=True)
     db = Database(settings.database_url)
-    db.create_all()
+    check_schema(db)
     return BatonContext(settings=settings, db=db, store=Store(db), config=config,
                         progress=progress or (lambda message: None))
 
@@ -60,11 +62,8 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
 @contextmanager
 def graph_session(ctx: BatonContext) -> Iterator:
     """The compiled graph with its checkpointer, closed afterwards."""
-    saver = open_checkpointer(ctx.settings.checkpoint_path)
-    try:
+    with open_checkpointer(ctx.settings.database_url, ctx.settings.checkpoint_path) as saver:
         yield build_graph(saver)
-    finally:
-        saver.conn.close()
 
 
 def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]

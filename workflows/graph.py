@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
-from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -16,21 +13,12 @@ from agents.verifier.node import verify
 from state.graph_state import RunState
 from state.runtime import BatonContext
 
-__all__ = ["build_graph", "open_checkpointer", "NODES"]
+__all__ = ["build_graph", "NODES"]
 
 NODES = ("scan", "verify", "integrate", "coordinate", "approve", "publish")
 
 
-def open_checkpointer(path: Path) -> SqliteSaver:
-    """The SQLite checkpointer of a state folder (one file beside the store)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(str(path), check_same_thread=False)
-    saver = SqliteSaver(connection)
-    saver.setup()
-    return saver
-
-
-def build_graph(checkpointer: SqliteSaver) -> CompiledStateGraph:
+def build_graph(checkpointer: BaseCheckpointSaver) -> CompiledStateGraph:
     """Compile the graph with its checkpointer."""
     graph = StateGraph(RunState, context_schema=BatonContext)
     graph.add_node("scan", scan)
