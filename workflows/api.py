@@ -14,6 +14,7 @@ from state.checkpoints import open_checkpointer
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
+from state.leases import hold
 from state.runtime import BatonContext
 from state.schema import check as check_schema
 from state.settings import Settings
@@ -76,18 +77,23 @@ def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: i
 
 
 def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
-    """Run (or resume) the thread of ``topic`` on ``day`` and return what it produced."""
+    """Run (or resume) the thread of ``topic`` on ``day`` and return what it produced.
+
+    One process at a time: the thread's lease is held throughout (ThreadBusy when another has it).
+    An approved thread whose publishing did not complete is resumed at publish whatever the vault says.
+    """
     ctx.config.topic(topic)
     thread = thread_id(topic, day)
     config = {"configurable": {"thread_id": thread}}
     started = time.monotonic()
-    with graph_session(ctx) as graph:
+    with hold(ctx.db, thread, "run"), graph_session(ctx) as graph:
+        ctx.store.close_stale_runs(thread)  # we hold the lease: a run still marked running is dead
         snapshot = graph.get_state(config)
         waiting = bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
         mode = "resume" if snapshot.next and not waiting else "fresh"
         if waiting:
             mode = "revise"
-        if mode == "resume":
+        if mode == "resume" and "publish" not in snapshot.next:
             # Resume only onto the window the interrupted run scanned; a changed vault starts over,
             # so that no node mixes results of two different windows.
             scan = scan_window(ctx.config, topic, day)

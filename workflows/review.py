@@ -13,13 +13,20 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from langgraph.types import Command
+from pydantic import ValidationError
 
 from state.errors import ApprovalError, UsageError
-from state.graph_state import RunState
+from state.graph_state import ResumeValue, RunState
+from state.leases import hold
 from state.runtime import BatonContext
+from state.store import sha256_text
 from workflows.api import graph_session
 
-__all__ = ["ReviewView", "Decided", "parse_thread", "review", "approve", "reject", "pending"]
+__all__ = ["ReviewView", "Decided", "Unpublished", "parse_thread", "review", "approve", "reject", "pending",
+           "unpublished"]
+
+# How long a decision waits for the thread's lease (another decision, or a run, holding it).
+DECISION_WAIT = 30.0
 
 _THREAD = re.compile(r"^(?P<topic>[\w.-]+):(?P<day>\d{4}-\d{2}-\d{2})$")
 
@@ -74,7 +81,9 @@ def _not_waiting_message(ctx: BatonContext, thread: str) -> str:
     last = decisions[-1]
     what = f"{'approved' if last.action == 'approve' else 'rejected'} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
     if last.action == "approve":
-        where = f", published to {last.published}" if last.published else ""
+        topic, day = parse_thread(thread)
+        where = f", published to {last.published}" if last.published else \
+            f"; publishing it did not complete: `baton run --topic {topic} --date {day.isoformat()}` finishes it"
         return f"thread {thread!r} is not waiting for approval: revision {last.revision} was already {what}{where}"
     return f"thread {thread!r} is not waiting for approval: revision {last.revision} was {what}; " \
            f"run `baton run` again for a revised draft"
@@ -110,38 +119,79 @@ def review(ctx: BatonContext, thread: str) -> ReviewView:
                       previous.relative_to(ctx.settings.vault).as_posix() if previous else None, diff)
 
 
-def _decide_warnings(ctx: BatonContext, thread: str, day: date, by: str,
-                     dismiss: list[tuple[str, str]], confirm: list[str]) -> list[str]:
+def _check_warnings(ctx: BatonContext, thread: str, dismiss: list[tuple[str, str]],
+                    confirm: list[str]) -> list[tuple[str, str, str, str | None]]:
+    """(id, key, action, reason) of each warning decision asked for; UsageError for an unknown warning."""
     stored = ctx.store.brief(thread)
     known = {w.id: w for w in stored[0].warnings} if stored else {}
-    notes = []
+    checked = []
     for warning_id, action, reason in [(w, "dismiss", r) for w, r in dismiss] + [(w, "confirm", None) for w in confirm]:
         warning = known.get(warning_id)
         if warning is None:
             raise UsageError(f"{thread!r} has no warning {warning_id!r}; it has: {', '.join(known) or 'none'}")
-        key = warning.key or f"{warning.kind}:{warning.text}"
-        ctx.store.record_warning_decision(thread, day.isoformat(), warning_id, key, action, by, reason)
-        notes.append(f"{warning_id} {action}ed by {by}")
-    return notes
+        checked.append((warning_id, warning.key or f"{warning.kind}:{warning.text}", action, reason))
+    return checked
 
 
-def _resume(ctx: BatonContext, thread: str, resume: dict) -> RunState:
+def _interrupt(graph, thread: str) -> dict | None:  # type: ignore[no-untyped-def]
+    """The value the waiting approval step showed (its revision), or None when the thread is not waiting."""
+    snapshot = graph.get_state({"configurable": {"thread_id": thread}})
+    for task in snapshot.tasks if snapshot.next else ():
+        for pending_interrupt in task.interrupts:
+            return dict(pending_interrupt.value)
+    return None
+
+
+def _validated(**fields: object) -> ResumeValue:
+    try:
+        return ResumeValue.model_validate(fields)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors())
+        raise UsageError(f"invalid decision: {problems}") from exc
+
+
+def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
+            warnings: list[tuple[str, str, str, str | None]] = ()) -> Decided:  # type: ignore[assignment]
+    """Record the decision and resume the thread in one guarded step: the thread's lease is held throughout,
+    and the revision takes the first decision only (a conditional insert). Says what was recorded."""
+    _, day = parse_thread(thread)
     config = {"configurable": {"thread_id": thread}}
-    with graph_session(ctx) as graph:
-        if not _waiting(graph, thread):
+    with hold(ctx.db, thread, value.action, wait=DECISION_WAIT), graph_session(ctx) as graph:
+        shown = _interrupt(graph, thread)
+        if shown is None:
             raise ApprovalError(_not_waiting_message(ctx, thread))
-        for _ in graph.stream(Command(resume=resume), config, context=ctx, stream_mode="updates",
-                              durability="sync"):
+        stored = ctx.store.brief(thread)
+        markdown = stored[1] if stored else ""
+        text = value.text or markdown
+        digest = sha256_text(text)
+        if value.action == "approve":
+            ctx.store.put_blobs({digest: text})
+        row, created = ctx.store.decide(thread, int(shown["revision"]), value.action, value.by,
+                                        sha256=digest if value.action == "approve" else None,
+                                        reason=value.reason, edited=bool(value.text))
+        notes = []
+        if created:
+            for warning_id, key, action, reason in warnings:
+                ctx.store.record_warning_decision(thread, day.isoformat(), warning_id, key, action, value.by, reason)
+                notes.append(f"{warning_id} {action}ed by {value.by}")
+        # A decision recorded by a process that died before resuming is the one finished here.
+        resume = value if created else ResumeValue(action=row.action, by=row.by, reason=row.reason, auto=row.auto)
+        for _ in graph.stream(Command(resume=resume.model_copy(update={"decision_id": row.id}).model_dump()),
+                              config, context=ctx, stream_mode="updates", durability="sync"):
             pass
-        return RunState.model_validate(graph.get_state(config).values)
+        state = RunState.model_validate(graph.get_state(config).values)
+    if not created:
+        what = f"{'approved' if row.action == 'approve' else 'rejected'} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
+        done = f"; now published to {state.published}" if state.published else ""
+        raise ApprovalError(f"thread {thread!r}: your decision was not recorded: revision {row.revision} was "
+                            f"already {what}{done}")
+    return Decided(thread, row.action, row.revision, row.sha256, state.published, notes)
 
 
 def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None, replace: bool = False,
             dismiss: list[tuple[str, str]] | None = None, confirm: list[str] | None = None) -> Decided:
     """Approve the waiting draft (optionally an edited text) and publish it."""
-    _, day = parse_thread(thread)
-    if not by.strip():
-        raise UsageError("--by needs the reviewer's name")
+    parse_thread(thread)
     text = None
     if edit is not None:
         try:
@@ -150,13 +200,9 @@ def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None
             raise UsageError(f"cannot read the edited brief {str(edit)!r}: {exc}") from exc
         if not text.strip():
             raise UsageError(f"the edited brief {str(edit)!r} is empty")
-    with graph_session(ctx) as graph:
-        if not _waiting(graph, thread):
-            raise ApprovalError(_not_waiting_message(ctx, thread))
-    notes = _decide_warnings(ctx, thread, day, by, dismiss or [], confirm or [])
-    state = _resume(ctx, thread, {"action": "approve", "by": by, "text": text, "replace": replace})
-    decision = state.decision or {}
-    return Decided(thread, "approve", decision.get("revision", 0), decision.get("sha256"), state.published, notes)
+    value = _validated(action="approve", by=by, text=text, replace=replace)
+    warnings = _check_warnings(ctx, thread, dismiss or [], confirm or [])
+    return _decide(ctx, thread, value, warnings)
 
 
 def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
@@ -164,9 +210,17 @@ def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
     parse_thread(thread)
     if not reason.strip():
         raise UsageError("--reason must say why the draft is rejected")
-    state = _resume(ctx, thread, {"action": "reject", "by": by, "reason": reason})
-    decision = state.decision or {}
-    return Decided(thread, "reject", decision.get("revision", 0))
+    return _decide(ctx, thread, _validated(action="reject", by=by, reason=reason))
+
+
+@dataclass
+class Unpublished:
+    """An approved draft whose publishing did not complete, and the command that finishes it."""
+
+    thread: str
+    revision: int
+    by: str
+    command: str
 
 
 def pending(ctx: BatonContext) -> list[tuple[str, int]]:
@@ -179,3 +233,16 @@ def pending(ctx: BatonContext) -> list[tuple[str, int]]:
                 stored = ctx.store.brief(thread)
                 waiting.append((thread, stored[2] if stored else 0))
     return waiting
+
+
+def unpublished(ctx: BatonContext) -> list[Unpublished]:
+    """Approved threads that are not published yet (publishing failed or was killed)."""
+    found: dict[str, Unpublished] = {}
+    with graph_session(ctx) as graph:
+        for row in ctx.store.unpublished_approvals():
+            snapshot = graph.get_state({"configurable": {"thread_id": row.thread}})
+            if "publish" in (snapshot.next or ()):
+                topic, day = parse_thread(row.thread)
+                found[row.thread] = Unpublished(row.thread, row.revision, row.by,
+                                                f"baton run --topic {topic} --date {day.isoformat()}")
+    return list(found.values())

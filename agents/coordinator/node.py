@@ -22,7 +22,8 @@ from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
 from state.errors import ApprovalError, VaultError
-from state.graph_state import RunState
+from state.graph_state import ResumeValue, RunState
+from state.leases import hold
 from state.runtime import BatonContext
 from state.settings import Settings
 from state.store import sha256_text
@@ -31,6 +32,8 @@ from state.tables.coordination import load_excuses
 # Days of slot history a brief's coordination check looks at: enough for
 # yesterday's claims and the streaks that reach into the window.
 _GAP_DAYS = 8
+# How long a run waits for another run's delivery of the alert outbox.
+OUTBOX_WAIT = 300.0
 
 __all__ = ["coordinate", "approve", "publish", "after_approval"]
 
@@ -62,8 +65,10 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                            send_backfill=ctx.settings.send_backfill, run_day=day)
     if ctx.settings.crash_after == "coordinate:recorded":
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
-    report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
-                             now=lambda: datetime.now(cfg.tz))
+    # One deliverer at a time (runs of other topics share the outbox): each alert goes out once.
+    with hold(ctx.db, "outbox", "deliver", wait=OUTBOX_WAIT, what="the alert outbox"):
+        report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
+                                 now=lambda: datetime.now(cfg.tz))
     brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
     brief.alerts = load_alerts(ctx.db, day)
@@ -93,24 +98,29 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief, markdown, _ = stored
     revision = ctx.store.present(state.thread)
     if ctx.settings.auto_approve:
-        decision: dict = {"action": "approve", "by": "auto-approve", "auto": True}
+        raw: dict = {"action": "approve", "by": "auto-approve", "auto": True}
     else:
-        decision = interrupt({
+        raw = interrupt({
             "thread": state.thread, "revision": revision, "sha256": state.brief_sha256,
             "warnings": [f"{w.id} {w.kind}" for w in brief.warnings], "drafts": state.drafts,
         })
-    text = decision.get("text") or markdown
-    digest = sha256_text(text)
-    if decision["action"] == "approve":
-        ctx.store.put_blobs({digest: text})
-    decision_id = ctx.store.record_decision(
-        state.thread, revision, decision["action"], decision["by"],
-        sha256=digest if decision["action"] == "approve" else None, reason=decision.get("reason"),
-        auto=bool(decision.get("auto")), edited=bool(decision.get("text")),
-    )
-    ctx.progress(f"approve: revision {revision} {decision['action']}d by {decision['by']}")
-    return {"decision": {**{k: v for k, v in decision.items() if k != "text"}, "sha256": digest,
-                         "id": decision_id, "revision": revision}}
+    value = ResumeValue.model_validate(raw)
+    row = ctx.store.decision(value.decision_id) if value.decision_id is not None else None
+    if row is None:
+        # Auto-approval (or a resume from an older baton): record it here, once per revision.
+        text = value.text or markdown
+        digest = sha256_text(text)
+        if value.action == "approve":
+            ctx.store.put_blobs({digest: text})
+        row, _ = ctx.store.decide(state.thread, revision, value.action, value.by,
+                                  sha256=digest if value.action == "approve" else None, reason=value.reason,
+                                  auto=value.auto, edited=bool(value.text))
+    if row.action == "reject":
+        ctx.store.retire_revision(state.thread)
+    ctx.progress(f"approve: revision {row.revision} {row.action}d by {row.by}")
+    return {"decision": {"action": row.action, "by": row.by, "reason": row.reason, "auto": row.auto,
+                         "replace": value.replace, "sha256": row.sha256 or sha256_text(markdown), "id": row.id,
+                         "revision": row.revision}}
 
 
 def after_approval(state: RunState) -> Literal["publish", "__end__"]:
