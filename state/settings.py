@@ -34,6 +34,7 @@ class Settings(BaseModel):
     auto_approve: bool = False
     send_backfill: bool = False
     crash_after: str | None = None
+    pause_after: str | None = None  # test hook "NODE:GATE": wait after NODE until the file GATE exists
     today: date | None = None
     webhooks: list[str] = Field(default_factory=list)
     alert_stdout: bool = False
@@ -63,6 +64,7 @@ def settings_from_env(vault: Path | None, state_dir: Path | None, **overrides: o
         "out_dir": Path(str(out)).expanduser().resolve(),
         "arxiv_url": env.get("BATON_ARXIV_URL") or DEFAULT_ARXIV_URL,
         "crash_after": env.get("BATON_CRASH_AFTER") or None,
+        "pause_after": env.get("BATON_PAUSE_AFTER") or None,
         "webhooks": webhooks,
     }
     if env.get("BATON_ALERT_STDOUT"):

@@ -187,9 +187,10 @@ class Store:
             inserted = session.execute(_insert(self.db)(DecisionRow.__table__).values(
                 thread=thread, revision=revision, action=action, by=by, at=datetime.now(UTC), sha256=sha256,
                 reason=reason, auto=auto, edited=edited, published=None, decided_key=key,
-            ).on_conflict_do_nothing(index_elements=["decided_key"]))
+            ).on_conflict_do_nothing(index_elements=["decided_key"]).returning(DecisionRow.__table__.c.id))
+            mine = inserted.scalar()  # None: another decision on this revision was there first
             row = session.scalar(select(DecisionRow).where(DecisionRow.decided_key == key))
-            return row, inserted.rowcount == 1
+            return row, mine is not None and mine == row.id
 
     def decision(self, decision_id: int) -> DecisionRow | None:
         """One decision by id."""

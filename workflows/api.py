@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 
 from agents.scanner.window import scan_window
 from state.checkpoints import open_checkpointer
@@ -22,7 +23,7 @@ from state.store import Store
 from state.vault_config import load_vault_config
 from workflows.graph import build_graph
 
-__all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session"]
+__all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session", "stream_thread"]
 
 Progress = Callable[[str], None]
 
@@ -67,13 +68,24 @@ def graph_session(ctx: BatonContext) -> Iterator:
         yield build_graph(saver)
 
 
-def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
+def stream_thread(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
+    """Run the graph to its next stop; the test hooks (crash, pause after a node) act here."""
     # "sync" durability: a checkpoint is on disk before the next node starts, so a kill loses no node.
     for update in graph.stream(payload, config, context=ctx, stream_mode="updates", durability="sync"):
         for node in update:
             if ctx.settings.crash_after and node == ctx.settings.crash_after:
                 # Test hook: die right after the checkpoint of this node, as a kill would.
                 os._exit(137)
+            if ctx.settings.pause_after and node == ctx.settings.pause_after.partition(":")[0]:
+                _pause(Path(ctx.settings.pause_after.partition(":")[2]))
+
+
+def _pause(gate: Path) -> None:
+    """Test hook: say so in ``<gate>.paused`` and wait (at most 5 minutes) until ``gate`` exists."""
+    gate.with_name(gate.name + ".paused").write_text(str(os.getpid()), encoding="utf-8")
+    deadline = time.monotonic() + 300
+    while not gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
@@ -107,10 +119,10 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
             if mode == "resume":
                 ctx.progress(f"resuming {thread} at {', '.join(snapshot.next)}")
                 graph.update_state(config, {"run_id": run_id})
-                _stream(graph, None, config, ctx)
+                stream_thread(graph, None, config, ctx)
             else:
                 initial = RunState(thread=thread, topic=topic, day=day.isoformat(), run_id=run_id)
-                _stream(graph, initial, config, ctx)
+                stream_thread(graph, initial, config, ctx)
         except BaseException as exc:
             ctx.store.finish_run(run_id, "failed", time.monotonic() - started, f"{type(exc).__name__}: {exc}")
             raise

@@ -20,7 +20,7 @@ from state.graph_state import ResumeValue, RunState
 from state.leases import hold
 from state.runtime import BatonContext
 from state.store import sha256_text
-from workflows.api import graph_session
+from workflows.api import graph_session, stream_thread
 
 __all__ = ["ReviewView", "Decided", "Unpublished", "parse_thread", "review", "approve", "reject", "pending",
            "unpublished"]
@@ -72,21 +72,23 @@ def _waiting(graph, thread: str) -> bool:  # type: ignore[no-untyped-def]
     return bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
 
 
-def _not_waiting_message(ctx: BatonContext, thread: str) -> str:
+def _not_waiting_message(ctx: BatonContext, thread: str, refused: str | None = None) -> str:
+    """Why the thread takes no decision now; ``refused``: the decision that was asked for (not recorded)."""
     decisions = ctx.store.decisions(thread)
     if not decisions:
         if ctx.store.brief(thread) is None:
             return f"thread {thread!r} has no draft: run `baton run --topic … --date …` first"
         return f"thread {thread!r} is not waiting for approval"
     last = decisions[-1]
+    lead = f"thread {thread!r}: your {refused} was not recorded" if refused else \
+        f"thread {thread!r} is not waiting for approval"
     what = f"{'approved' if last.action == 'approve' else 'rejected'} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
     if last.action == "approve":
         topic, day = parse_thread(thread)
         where = f", published to {last.published}" if last.published else \
             f"; publishing it did not complete: `baton run --topic {topic} --date {day.isoformat()}` finishes it"
-        return f"thread {thread!r} is not waiting for approval: revision {last.revision} was already {what}{where}"
-    return f"thread {thread!r} is not waiting for approval: revision {last.revision} was {what}; " \
-           f"run `baton run` again for a revised draft"
+        return f"{lead}: revision {last.revision} was already {what}{where}"
+    return f"{lead}: revision {last.revision} was already {what}; run `baton run` again for a revised draft"
 
 
 def _previous_brief(ctx: BatonContext, topic: str, day: date) -> Path | None:
@@ -159,7 +161,7 @@ def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
     with hold(ctx.db, thread, value.action, wait=DECISION_WAIT), graph_session(ctx) as graph:
         shown = _interrupt(graph, thread)
         if shown is None:
-            raise ApprovalError(_not_waiting_message(ctx, thread))
+            raise ApprovalError(_not_waiting_message(ctx, thread, refused=value.action))
         stored = ctx.store.brief(thread)
         markdown = stored[1] if stored else ""
         text = value.text or markdown
@@ -176,15 +178,14 @@ def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
                 notes.append(f"{warning_id} {action}ed by {value.by}")
         # A decision recorded by a process that died before resuming is the one finished here.
         resume = value if created else ResumeValue(action=row.action, by=row.by, reason=row.reason, auto=row.auto)
-        for _ in graph.stream(Command(resume=resume.model_copy(update={"decision_id": row.id}).model_dump()),
-                              config, context=ctx, stream_mode="updates", durability="sync"):
-            pass
+        stream_thread(graph, Command(resume=resume.model_copy(update={"decision_id": row.id}).model_dump()),
+                      config, ctx)
         state = RunState.model_validate(graph.get_state(config).values)
     if not created:
         what = f"{'approved' if row.action == 'approve' else 'rejected'} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
         done = f"; now published to {state.published}" if state.published else ""
-        raise ApprovalError(f"thread {thread!r}: your decision was not recorded: revision {row.revision} was "
-                            f"already {what}{done}")
+        raise ApprovalError(f"thread {thread!r}: your {value.action} was not recorded: revision {row.revision} "
+                            f"was already {what}{done}")
     return Decided(thread, row.action, row.revision, row.sha256, state.published, notes)
 
 

@@ -117,7 +117,8 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                                   auto=value.auto, edited=bool(value.text))
     if row.action == "reject":
         ctx.store.retire_revision(state.thread)
-    ctx.progress(f"approve: revision {row.revision} {row.action}d by {row.by}")
+    ctx.progress(f"approve: revision {row.revision} {'approved' if row.action == 'approve' else 'rejected'} "
+                 f"by {row.by}")
     return {"decision": {"action": row.action, "by": row.by, "reason": row.reason, "auto": row.auto,
                          "replace": value.replace, "sha256": row.sha256 or sha256_text(markdown), "id": row.id,
                          "revision": row.revision}}
