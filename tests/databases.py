@@ -10,6 +10,7 @@ PostgreSQL half is skipped with the reason. ``BATON_TEST_BACKENDS=sqlite`` or
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -23,11 +24,12 @@ from sqlalchemy.engine import make_url
 
 from state.db import Database, sqlite_url
 
-__all__ = ["Backend", "baton_process", "baton_command"]
+__all__ = ["Backend", "baton_process", "baton_command", "another_backend"]
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 _RUN_ID = f"baton_t{os.getpid()}_{uuid.uuid4().hex[:6]}"
 _created: list[str] = []
+_serial = itertools.count()
 
 
 @dataclass
@@ -85,7 +87,7 @@ def postgres_server() -> Iterator[str]:
 
 def fresh_postgres_database(server: str) -> str:
     """Create a uniquely named empty database on ``server``; return its URL."""
-    name = f"{_RUN_ID}_{len(_created)}"
+    name = f"{_RUN_ID}_{next(_serial)}"
     with _admin() as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     _created.append(name)
@@ -115,6 +117,18 @@ def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
         yield Backend("postgresql", url, {"BATON_DATABASE_URL": url})
     finally:
         drop_postgres_database(url)
+
+
+def another_backend(backend: Backend, request: pytest.FixtureRequest) -> Backend:
+    """A second, independent database of the same kind (SQLite: the vault's own; PostgreSQL: a fresh one,
+    dropped at the end of the session)."""
+    if backend.name == "sqlite":
+        return Backend("sqlite")
+    url = fresh_postgres_database(request.getfixturevalue("postgres_server"))
+    db = Database(url)
+    db.upgrade()
+    db.dispose()
+    return Backend("postgresql", url, {"BATON_DATABASE_URL": url})
 
 
 def baton_command(vault: Path, *args: str) -> list[str]:
