@@ -28,7 +28,7 @@ from state.tables.leases import LeaseRow
 
 __all__ = ["Holder", "Lease", "hold", "LEASE_SECONDS"]
 
-LEASE_SECONDS = float(os.environ.get("BATON_LEASE_SECONDS") or 60)
+LEASE_SECONDS = 60.0
 _HOST = socket.gethostname()
 
 

@@ -5,7 +5,8 @@ uniquely named database on the server of ``BATON_TEST_DATABASE_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/test``, the machine's), migrated with
 ``baton db upgrade``'s code, and dropped afterwards. Without a server the
 PostgreSQL half is skipped with the reason. ``BATON_TEST_BACKENDS=sqlite`` or
-``=postgresql`` runs one half only.
+``=postgresql`` runs one half only; ``BATON_TEST_REQUIRE_POSTGRES=1`` (CI) fails
+instead of skipping when the server does not answer.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def _backends() -> list[str]:
 def postgres_server() -> Iterator[str]:
     """The server URL, skipping the test when it does not answer; drops this session's databases at the end."""
     reason = _reachable()
+    if reason and os.environ.get("BATON_TEST_REQUIRE_POSTGRES"):
+        pytest.fail(f"{reason} (BATON_TEST_REQUIRE_POSTGRES is set)")
     if reason:
         pytest.skip(reason)
     yield _server()
