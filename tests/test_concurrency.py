@@ -146,6 +146,9 @@ def test_different_topics_in_parallel_take_distinct_d_numbers(backend: Backend, 
 def test_a_decision_killed_before_publishing_is_pending_and_run_finishes_it(backend: Backend,
                                                                             demo: DemoManifest) -> None:
     thread = _waiting_thread(backend, demo)
+    code, _, err = _finish(baton_process(backend, demo.root, "approve", thread, "--by", "al\x1bice"))
+    assert code == 2 and "invalid decision: by: " in err  # checked before anything is written
+    assert _rows(backend, demo, "SELECT count(*) FROM decisions") == [(0,)]
     code, _, err = _finish(baton_process(backend, demo.root, "approve", thread, "--by", "alice",
                                          BATON_CRASH_AFTER="approve"))
     assert code == 137, err
