@@ -23,7 +23,8 @@ test: $(STAMP)
 # (BATON_TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test).
 test-pg: $(STAMP)
 	BATON_TEST_BACKENDS=postgresql BATON_TEST_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q \
-		tests/test_store_boundary.py tests/test_concurrency.py tests/test_crash_matrix.py
+		tests/test_store.py tests/test_approval.py tests/test_store_boundary.py tests/test_concurrency.py \
+		tests/test_crash_matrix.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
