@@ -153,7 +153,7 @@ def _validated(**fields: object) -> ResumeValue:
 
 
 def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
-            warnings: list[tuple[str, str, str, str | None]] = ()) -> Decided:  # type: ignore[assignment]
+            warnings: list[tuple[str, str, str, str | None]] | None = None) -> Decided:
     """Record the decision and resume the thread in one guarded step: the thread's lease is held throughout,
     and the revision takes the first decision only (a conditional insert). Says what was recorded."""
     _, day = parse_thread(thread)
@@ -173,13 +173,14 @@ def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
                                         reason=value.reason, edited=bool(value.text))
         notes = []
         if created:
-            for warning_id, key, action, reason in warnings:
+            for warning_id, key, action, reason in warnings or []:
                 ctx.store.record_warning_decision(thread, day.isoformat(), warning_id, key, action, value.by, reason)
                 notes.append(f"{warning_id} {action}ed by {value.by}")
         # A decision recorded by a process that died before resuming is the one finished here.
         resume = value if created else ResumeValue(action=row.action, by=row.by, reason=row.reason, auto=row.auto)
-        stream_thread(graph, Command(resume=resume.model_copy(update={"decision_id": row.id}).model_dump()),
-                      config, ctx)
+        # The checkpoint keeps the decision's id, not the text: the approved text is a blob by its hash.
+        resume = resume.model_copy(update={"decision_id": row.id, "text": None})
+        stream_thread(graph, Command(resume=resume.model_dump()), config, ctx)
         state = RunState.model_validate(graph.get_state(config).values)
     if not created:
         what = f"{'approved' if row.action == 'approve' else 'rejected'} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
