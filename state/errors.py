@@ -8,6 +8,9 @@ __all__ = [
     "UsageError",
     "VaultError",
     "StoreError",
+    "StoreConflict",
+    "SchemaError",
+    "ThreadBusy",
     "ApprovalError",
     "TemplateError",
     "DeliveryError",
@@ -32,6 +35,18 @@ class VaultError(BatonError):
 
 class StoreError(BatonError):
     """The state store cannot be opened or written."""
+
+
+class StoreConflict(StoreError):
+    """A write lost a race on a unique key (another process wrote the same row first)."""
+
+
+class SchemaError(StoreError):
+    """The database's schema is not the one this baton needs (``baton db upgrade`` fixes it)."""
+
+
+class ThreadBusy(BatonError):
+    """Another process holds the thread's lease (exit 3)."""
 
 
 class ApprovalError(BatonError):

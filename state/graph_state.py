@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
 
-__all__ = ["RunState"]
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["RunState", "ResumeValue"]
+
+
+class ResumeValue(BaseModel):
+    """What ``approve``/``reject`` (or auto-approval) hands the waiting approval step; checked before any write."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["approve", "reject", "discard"]
+    by: str = Field(min_length=1, max_length=80)
+    reason: str | None = Field(default=None, max_length=4000)
+    text: str | None = None  # an edited brief to publish instead of the draft
+    replace: bool = False
+    auto: bool = False
+    decision_id: int | None = None  # the decision already recorded for this resume (None: the node records it)
+
+    @field_validator("by")
+    @classmethod
+    def _printable_name(cls, value: str) -> str:
+        value = value.strip()
+        if not value or any(not ch.isprintable() for ch in value):
+            raise ValueError("must be a printable, non-empty name")
+        return value
 
 
 class RunState(BaseModel):

@@ -52,10 +52,11 @@ class EnvSettings(BaseSettings):
     today: date | None = None  # pins "today" (scripts, tests)
     now: datetime | None = None  # pins "now" (ISO 8601 with offset) for `baton check` (tests, replays)
     crash_after: str | None = None  # test hook: exit 137 after this node's checkpoint
+    pause_after: str | None = None  # test hook "NODE:GATE": wait after NODE until the file GATE exists
     feed_timeout: float = Field(default=20.0, gt=0)
     feed_delay: float = Field(default=2.0, ge=0)  # seconds between two requests to the same host
 
-    @field_validator("database_url", "crash_after", mode="before")
+    @field_validator("database_url", "crash_after", "pause_after", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value
@@ -106,6 +107,7 @@ class Settings(BaseModel):
     auto_approve: bool = False
     send_backfill: bool = False
     crash_after: str | None = None
+    pause_after: str | None = None  # test hook "NODE:GATE": wait after NODE until the file GATE exists
     today: date | None = None
     now: datetime | None = None
     webhooks: list[str] = Field(default_factory=list)
@@ -171,6 +173,7 @@ def settings_from_env(vault: Path | None, state_dir: Path | None, **overrides: o
         "now": env.now,
         "feed_timeout": env.feed_timeout,
         "feed_delay": env.feed_delay,
+        "pause_after": env.pause_after,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Settings(**values)

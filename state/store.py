@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -16,6 +16,11 @@ from state.tables.core import ArtifactRow, BlobRow, BriefRow, MentionRow, RunRow
 from state.tables.llm import LlmRunRow
 
 __all__ = ["Store", "sha256_text"]
+
+
+def _insert(db: Database):  # type: ignore[no-untyped-def]
+    """The dialect's INSERT with ON CONFLICT (SQLite and PostgreSQL)."""
+    return pg_insert if db.dialect == "postgresql" else sqlite_insert
 
 
 def sha256_text(text: str) -> str:
@@ -54,6 +59,14 @@ class Store:
                 return 0.0
             started = row.started if row.started.tzinfo else row.started.replace(tzinfo=UTC)
             return (datetime.now(UTC) - started).total_seconds()
+
+    def close_stale_runs(self, thread: str) -> int:
+        """Close the thread's runs still marked running (call while holding its lease: their process is gone)."""
+        with self.db.session() as session:
+            done = session.execute(update(RunRow).where(RunRow.thread == thread, RunRow.status == "running")
+                                   .values(status="killed", finished=datetime.now(UTC),
+                                           error="the process ended before the run did (its lease was dead)"))
+            return done.rowcount
 
     def threads_with_pending_runs(self) -> list[str]:
         """Threads whose last run stopped at the approval step (the checkpoint says whether still so)."""
@@ -95,9 +108,12 @@ class Store:
     def _insert_ignore(self, session, table, rows: list[dict], keys: list[str]) -> None:  # type: ignore[no-untyped-def]
         if not rows:
             return
-        dialect = session.bind.dialect.name
-        builder = pg_insert if dialect == "postgresql" else sqlite_insert
-        session.execute(builder(table).values(rows).on_conflict_do_nothing(index_elements=keys))
+        session.execute(_insert(self.db)(table).values(rows).on_conflict_do_nothing(index_elements=keys))
+
+    def _upsert(self, session, table, row: dict, keys: list[str]) -> None:  # type: ignore[no-untyped-def]
+        statement = _insert(self.db)(table).values(row)
+        session.execute(statement.on_conflict_do_update(
+            index_elements=keys, set_={k: statement.excluded[k] for k in row if k not in keys}))
 
     def put_blobs(self, blobs: dict[str, str]) -> None:
         """Store document bodies by hash (existing ones are left as they are)."""
@@ -150,13 +166,12 @@ class Store:
         """Store the thread's working draft (replacing the previous one) and return its SHA-256."""
         digest = sha256_text(markdown)
         with self.db.session() as session:
-            row = session.get(BriefRow, thread)
-            payload = brief.model_dump(mode="json")
-            if row is None:
-                session.add(BriefRow(thread=thread, run_id=run_id, brief=payload, markdown=markdown,
-                                     sha256=digest, revision=0))
-            else:
-                row.run_id, row.brief, row.markdown, row.sha256 = run_id, payload, markdown, digest
+            # One statement: a new thread starts at revision 0; an existing one keeps its revision.
+            statement = _insert(self.db)(BriefRow.__table__).values(
+                thread=thread, run_id=run_id, brief=brief.model_dump(mode="json"), markdown=markdown,
+                sha256=digest, revision=0)
+            session.execute(statement.on_conflict_do_update(index_elements=["thread"], set_={
+                name: statement.excluded[name] for name in ("run_id", "brief", "markdown", "sha256")}))
         return digest
 
     def present(self, thread: str) -> int:
@@ -187,13 +202,8 @@ class Store:
     def save_artifact(self, thread: str, name: str, payload: dict) -> None:
         """Store a node's result for the thread under ``name`` (replacing the previous one)."""
         with self.db.session() as session:
-            row = session.scalars(
-                select(ArtifactRow).where(ArtifactRow.thread == thread, ArtifactRow.name == name)
-            ).first()
-            if row is None:
-                session.add(ArtifactRow(thread=thread, name=name, payload=payload))
-            else:
-                row.payload = payload
+            self._upsert(session, ArtifactRow.__table__, {"thread": thread, "name": name, "payload": payload},
+                         ["thread", "name"])
 
     def artifact(self, thread: str, name: str) -> dict | None:
         """The result stored under ``name`` for the thread."""
@@ -204,15 +214,38 @@ class Store:
             return dict(row.payload) if row else None
 
     # decisions ----------------------------------------------------------------
-    def record_decision(self, thread: str, revision: int, action: str, by: str, *, sha256: str | None = None,
-                        reason: str | None = None, auto: bool = False, edited: bool = False) -> int:
-        """Record a reviewer's decision on a draft revision; return its id."""
+    def decide(self, thread: str, revision: int, action: str, by: str, *, sha256: str | None = None,
+               reason: str | None = None, auto: bool = False, edited: bool = False) -> tuple[DecisionRow, bool]:
+        """Record the decision on a revision unless one is recorded already (one conditional insert).
+
+        Returns the decision that stands and whether it is the one just given.
+        """
+        key = f"{thread}#{revision}"
         with self.db.session() as session:
-            row = DecisionRow(thread=thread, revision=revision, action=action, by=by, at=datetime.now(UTC),
-                              sha256=sha256, reason=reason, auto=auto, edited=edited)
-            session.add(row)
-            session.flush()
-            return row.id
+            inserted = session.execute(_insert(self.db)(DecisionRow.__table__).values(
+                thread=thread, revision=revision, action=action, by=by, at=datetime.now(UTC), sha256=sha256,
+                reason=reason, auto=auto, edited=edited, published=None, decided_key=key,
+            ).on_conflict_do_nothing(index_elements=["decided_key"]).returning(DecisionRow.__table__.c.id))
+            mine = inserted.scalar()  # None: another decision on this revision was there first
+            row = session.scalar(select(DecisionRow).where(DecisionRow.decided_key == key))
+            return row, mine is not None and mine == row.id
+
+    def decision(self, decision_id: int) -> DecisionRow | None:
+        """One decision by id."""
+        with self.db.session() as session:
+            return session.get(DecisionRow, decision_id)
+
+    def retire_revision(self, thread: str) -> None:
+        """After a reject: the next draft presented is a new revision even when its text is the same."""
+        with self.db.session() as session:
+            session.execute(update(BriefRow).where(BriefRow.thread == thread).values(presented_sha256=None))
+
+    def unpublished_approvals(self) -> list[DecisionRow]:
+        """Approvals whose publishing has not completed, oldest first."""
+        with self.db.session() as session:
+            return list(session.scalars(select(DecisionRow).where(
+                DecisionRow.action == "approve", DecisionRow.published.is_(None),
+                DecisionRow.decided_key.is_not(None)).order_by(DecisionRow.id)))
 
     def mark_published(self, decision_id: int, path: str) -> None:
         """Remember where an approved draft was published."""

@@ -14,6 +14,9 @@ import pytest
 from state.llm_settings import LLM_ENV
 from tests.fakes.webhook import WebhookReceiver
 
+# The `backend` fixture: SQLite, and PostgreSQL where a server answers (tests/databases.py).
+pytest_plugins = ["tests.databases"]
+
 SHARED_VAULT = Path(__file__).resolve().parents[2] / "shared" / "vault"
 # The brief's Markdown: its section headings in order, and the fields of each increment in order.
 BRIEF_HEADINGS = [

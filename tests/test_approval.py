@@ -10,16 +10,20 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED_VAULT
+from tests.databases import Backend
 
 
 def _baton(vault: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BATON_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BATON_") or k == "BATON_DATABASE_URL"}
     return subprocess.run([sys.executable, "-m", "workflows.cli", *args, "--vault", str(vault)],
                           capture_output=True, text=True, timeout=180, env=env)
 
 
 @pytest.fixture
-def vault(sample_vault: Path) -> Path:
+def vault(sample_vault: Path, backend: Backend, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the sample vault, its store on SQLite or on a fresh PostgreSQL database."""
+    for name, value in backend.env.items():
+        monkeypatch.setenv(name, value)
     return sample_vault
 
 

@@ -66,7 +66,7 @@ def arxiv_fake() -> Iterator[ArxivFake]:
 def cache(tmp_path) -> Iterator[ArxivCache]:  # type: ignore[no-untyped-def]
     """An arXiv cache in a fresh SQLite store."""
     db = Database(f"sqlite:///{tmp_path / 'baton.db'}")
-    db.create_all()
+    db.upgrade()
     yield ArxivCache(db)
     db.dispose()
 

@@ -42,7 +42,7 @@ def cfg(tmp_path: Path) -> VaultConfig:
 @pytest.fixture
 def db(tmp_path: Path) -> Database:
     database = Database(f"sqlite:///{tmp_path / 'state.db'}")
-    database.create_all()
+    database.upgrade()
     return database
 
 
@@ -156,7 +156,7 @@ def test_backfill_is_recorded_not_sent_unless_asked(
     assert [a.sent for a in load_alerts(db, date(2026, 5, 3))] != [] and all(
         a.sent is None for a in load_alerts(db, date(2026, 5, 3)))
     other = Database(f"sqlite:///{tmp_path / 'other.db'}")
-    other.create_all()
+    other.upgrade()
     record_gaps_and_outbox(other, cfg, gaps, today=date(2026, 5, 5), now=NOW, send_backfill=True,
                            run_day=date(2026, 5, 4))
     report = deliver_pending(other, _sinks(webhook.url, io.StringIO()), now=lambda: NOW)

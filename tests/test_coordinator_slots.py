@@ -93,7 +93,7 @@ def test_window_keeps_streak_history_and_one_entry_per_slot_day(vault: Path) -> 
 
 def test_excused_day_neither_breaks_nor_extends(vault: Path, tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'state.db'}")
-    db.create_all()
+    db.upgrade()
     record_excuse(db, "ann/daily", date(2026, 5, 4), "lead", "劳动节调休", datetime(2026, 5, 4, 9, tzinfo=TZ))
     excuses = load_excuses(db)
     assert str(excuses[("ann/daily", date(2026, 5, 4))]) == "lead：劳动节调休"

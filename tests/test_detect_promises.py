@@ -86,7 +86,7 @@ def test_past_events_plain_dates_and_undated_intents_are_not_promises(note: str,
 
 def test_the_warning_names_the_promiser_and_turns_overdue_only_after_the_due_day(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'p.db'}")
-    db.create_all()
+    db.upgrade()
     note = "- Lattice-KV 压缩内核：据 InfoQ 报道，团队计划于 2027-02 开源。"
     track_promises(db, extract_mentions("inbox/otto/2027-01-20-n.md", note), date(2027, 1, 20))
     [open_] = promise_warnings(db, date(2027, 2, 28))
@@ -98,7 +98,7 @@ def test_the_warning_names_the_promiser_and_turns_overdue_only_after_the_due_day
 
 def test_promises_without_latin_words_are_tracked_apart_and_never_collide(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'q.db'}")
-    db.create_all()
+    db.upgrade()
     note = "- 代码仓说是 4 月发。\n- 另一个仓库也说是 4 月发。\n- 代码仓说是 4 月发。\n"
     mentions = extract_mentions("inbox/lin/2027-02-10-n.md", note)
     track_promises(db, mentions, date(2027, 2, 10))

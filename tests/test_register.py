@@ -44,7 +44,7 @@ D196 ⚠⚬⚬ PolyKV 97.7% 压缩率 claim 与精度损失权衡 中
 
 def _db(tmp_path: Path) -> Database:
     db = Database(f"sqlite:///{tmp_path / 'r.db'}")
-    db.create_all()
+    db.upgrade()
     return db
 
 
@@ -184,7 +184,7 @@ def test_a_confirmed_promise_closes_its_register_entry_with_the_evidence(tmp_pat
     from state.models import Mention
 
     db = Database(f"sqlite:///{tmp_path / 'baton.db'}")
-    db.create_all()
+    db.upgrade()
     promise = Mention(source="inbox/jay/2026-09-28-x.md", kind="promise", value="2026-09",
                       raw="计划于 2026-09 发布", line=3,
                       context="研究团队计划于 2026-09 发布 agent-managed kv-cache serving system",

@@ -54,7 +54,7 @@ def _briefs(own_time: datetime = LLM_INFRA_0928):  # type: ignore[no-untyped-def
 
 def _db(tmp_path: Path) -> Database:
     db = Database(f"sqlite:///{tmp_path / 'r.db'}")
-    db.create_all()
+    db.upgrade()
     return db
 
 
@@ -212,7 +212,7 @@ def test_a_store_made_before_the_moments_is_upgraded(tmp_path: Path) -> None:
                                 "origin VARCHAR(20), thread VARCHAR(100), key VARCHAR(500), subject VARCHAR(200))"))
         connection.execute(text(f"INSERT INTO register_sightings (number, source, day, role, text) "
                                 f"VALUES (195, '{A}', '2026-09-27', 'raised', 'vLLM 0.3.3 与 v0.30.0 版本号差异')"))
-    db.create_all()
+    db.upgrade()
     seed_register(db, [], _briefs())
     assert _d195(collisions(db, LLM_INFRA_0928, exclude=[B])) == []  # the old sighting got its moment
     assert len(_d195(collisions(db, INFERENCE_0928, exclude=[C]))) == 1

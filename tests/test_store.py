@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from state.db import Database, sqlite_url
 from state.models import Mention, SourceEntry
 from state.store import Store, sha256_text
+from tests.databases import Backend
 
 
-def _store(tmp_path: Path) -> Store:
-    db = Database(sqlite_url(tmp_path))
-    db.create_all()
-    return Store(db)
+@pytest.fixture
+def store(backend: Backend, tmp_path: Path) -> Iterator[Store]:
+    """A migrated store on SQLite or on a fresh PostgreSQL database."""
+    db = Database(backend.url or sqlite_url(tmp_path))
+    db.upgrade()
+    yield Store(db)
+    db.dispose()
 
 
-def test_a_thread_saved_twice_keeps_the_second_scan_only(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_a_thread_saved_twice_keeps_the_second_scan_only(store: Store) -> None:
     first = [SourceEntry(path="inbox/jay/a.md", kind="note"), SourceEntry(path="inbox/jay/b.md", kind="note")]
     second = [SourceEntry(path="inbox/jay/b.md", kind="note", status="truncated", reason="cut")]
     mention = Mention(source="inbox/jay/b.md", kind="arxiv", value="2609.31415", raw="arXiv:2609.31415", line=3)
@@ -29,8 +35,7 @@ def test_a_thread_saved_twice_keeps_the_second_scan_only(tmp_path: Path) -> None
     assert store.blob(sha256_text("a")) == "a" and store.blob("0" * 64) is None
 
 
-def test_pending_threads_come_from_the_runs_table(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_pending_threads_come_from_the_runs_table(store: Store) -> None:
     done = store.start_run("inference:2026-09-28", "inference", "2026-09-28", "fresh")
     waiting = store.start_run("inference:2026-09-29", "inference", "2026-09-29", "fresh")
     store.finish_run(done, "done", 1.0)

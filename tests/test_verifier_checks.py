@@ -172,7 +172,7 @@ def test_text_addressed_to_the_model_is_quoted_and_treated_as_text() -> None:
 
 def test_run_checks_numbers_warnings_and_is_stable_on_rerun(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'b.db'}")
-    db.create_all()
+    db.upgrade()
     mentions = _mentions("a.md", "- Continnum 2511.0223（VLDB）\n- 研究团队计划于 2026-09 发布 serving system。")
     first = run_checks(mentions, [], {}, date(2026, 9, 29), "inference:2026-09-29", db)
     again = run_checks(mentions, [], {}, date(2026, 9, 29), "inference:2026-09-29", db)
@@ -202,7 +202,7 @@ def _window(vault: Path, topic: str, day: date):  # type: ignore[no-untyped-def]
 @pytest.mark.sample_vault
 def test_sample_inference_2026_09_29(sample_vault: Path, tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 's.db'}")
-    db.create_all()
+    db.upgrade()
     day = date(2026, 9, 29)
     scan, references, seed = _window(sample_vault, "inference", day)
     seed(db)
@@ -226,7 +226,7 @@ def test_sample_inference_2026_09_29(sample_vault: Path, tmp_path: Path) -> None
 @pytest.mark.sample_vault
 def test_sample_llm_infra_2026_09_28(sample_vault: Path, tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 's.db'}")
-    db.create_all()
+    db.upgrade()
     day = date(2026, 9, 28)
     scan, references, seed = _window(sample_vault, "llm-infra", day)
     seed(db)

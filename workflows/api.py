@@ -8,20 +8,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 
 from agents.llm.provider import ChatProvider
 from agents.scanner.window import scan_window
+from state.checkpoints import open_checkpointer
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
+from state.leases import hold
 from state.llm_settings import llm_settings_from_env
 from state.runtime import BatonContext
+from state.schema import check as check_schema
 from state.settings import Settings
 from state.store import Store
 from state.vault_config import load_vault_config
-from workflows.graph import build_graph, open_checkpointer
+from workflows.graph import build_graph
 
-__all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session"]
+__all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session", "stream_thread"]
 
 Progress = Callable[[str], None]
 
@@ -47,7 +51,7 @@ class RunOutcome:
 
 
 def open_context(settings: Settings, progress: Progress | None = None) -> BatonContext:
-    """Check the vault, open the store (creating its tables) and load the vault's configuration."""
+    """Check the vault, open the store (its schema must be current) and load the vault's configuration."""
     if not settings.vault.is_dir():
         raise UsageError(f"vault folder {str(settings.vault)!r} does not exist (use --vault DIR or $BATON_VAULT)")
     if not (settings.vault / "topics.toml").is_file():
@@ -59,7 +63,7 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
         # A git-synced vault must not commit baton's local state (store, checkpoints, drafts).
         ignore.write_text("# baton's local state: never commit it\n*\n", encoding="utf-8")
     db = Database(settings.database_url)
-    db.create_all()
+    check_schema(db)
     llm_settings = llm_settings_from_env()  # rules only unless BATON_LLM_MODEL is set
     llm = ChatProvider.from_settings(llm_settings) if llm_settings is not None else None
     return BatonContext(settings=settings, db=db, store=Store(db), config=config,
@@ -69,35 +73,48 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
 @contextmanager
 def graph_session(ctx: BatonContext) -> Iterator:
     """The compiled graph with its checkpointer, closed afterwards."""
-    saver = open_checkpointer(ctx.settings.checkpoint_path)
-    try:
+    with open_checkpointer(ctx.settings.database_url, ctx.settings.checkpoint_path) as saver:
         yield build_graph(saver)
-    finally:
-        saver.conn.close()
 
 
-def _stream(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
+def stream_thread(graph, payload, config: dict, ctx: BatonContext) -> None:  # type: ignore[no-untyped-def]
+    """Run the graph to its next stop; the test hooks (crash, pause after a node) act here."""
     # "sync" durability: a checkpoint is on disk before the next node starts, so a kill loses no node.
     for update in graph.stream(payload, config, context=ctx, stream_mode="updates", durability="sync"):
         for node in update:
             if ctx.settings.crash_after and node == ctx.settings.crash_after:
                 # Test hook: die right after the checkpoint of this node, as a kill would.
                 os._exit(137)
+            if ctx.settings.pause_after and node == ctx.settings.pause_after.partition(":")[0]:
+                _pause(Path(ctx.settings.pause_after.partition(":")[2]))
+
+
+def _pause(gate: Path) -> None:
+    """Test hook: say so in ``<gate>.paused`` and wait (at most 5 minutes) until ``gate`` exists."""
+    gate.with_name(gate.name + ".paused").write_text(str(os.getpid()), encoding="utf-8")
+    deadline = time.monotonic() + 300
+    while not gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
-    """Run (or resume) the thread of ``topic`` on ``day`` and return what it produced."""
+    """Run (or resume) the thread of ``topic`` on ``day`` and return what it produced.
+
+    One process at a time: the thread's lease is held throughout (ThreadBusy when another has it).
+    An approved thread whose publishing did not complete is resumed at publish whatever the vault says.
+    """
     ctx.config.topic(topic)
     thread = thread_id(topic, day)
     config = {"configurable": {"thread_id": thread}}
     started = time.monotonic()
-    with graph_session(ctx) as graph:
+    with hold(ctx.db, thread, "run"), graph_session(ctx) as graph:
+        ctx.store.close_stale_runs(thread)  # we hold the lease: a run still marked running is dead
         snapshot = graph.get_state(config)
         waiting = bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
         mode = "resume" if snapshot.next and not waiting else "fresh"
         if waiting:
             mode = "revise"
-        if mode == "resume":
+        if mode == "resume" and "publish" not in snapshot.next:
             # Resume only onto the window the interrupted run scanned; a changed vault starts over,
             # so that no node mixes results of two different windows.
             scan = scan_window(ctx.config, topic, day)
@@ -111,10 +128,10 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
             if mode == "resume":
                 ctx.progress(f"resuming {thread} at {', '.join(snapshot.next)}")
                 graph.update_state(config, {"run_id": run_id})
-                _stream(graph, None, config, ctx)
+                stream_thread(graph, None, config, ctx)
             else:
                 initial = RunState(thread=thread, topic=topic, day=day.isoformat(), run_id=run_id)
-                _stream(graph, initial, config, ctx)
+                stream_thread(graph, initial, config, ctx)
         except BaseException as exc:
             ctx.store.finish_run(run_id, "failed", time.monotonic() - started, f"{type(exc).__name__}: {exc}")
             raise

@@ -1,7 +1,8 @@
 """The ``baton`` command line: a thin layer over ``workflows.api``.
 
-Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments, 3 done but
-degraded (arXiv unreachable, webhooks failing: one line saying what and how to retry).
+Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments (or a schema behind:
+``baton db upgrade``), 3 done but degraded (arXiv unreachable, webhooks failing: one line saying what and how
+to retry) or the thread is busy in another process.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from state.errors import BatonError, ConfigError, UsageError
+from state.errors import BatonError, ConfigError, SchemaError, ThreadBusy, UsageError
 from state.settings import Settings, settings_from_env
 from workflows import api, coordination
 from workflows import review as review_api
@@ -194,6 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("theirs", type=Path, help="the hand-written <date>-<topic>-e1prep.md")
     compare.set_defaults(handler=_cmd_compare)
 
+    db = commands.add_parser("db", help="the store's schema: `baton db upgrade` applies the migrations")
+    _common(db)
+    db.add_argument("action", choices=["upgrade", "status"], help="upgrade: migrate to the newest schema")
+    db.set_defaults(handler=_cmd_db)
+
     demo = commands.add_parser("demo", help="generate a demo vault and run a brief on it (no network, no LLM)")
     demo.add_argument("--dir", type=Path, default=Path("demo-vault"),
                       help="where the demo vault goes (default ./demo-vault; regenerated if it is one)")
@@ -360,7 +366,10 @@ def _cmd_pending(args: argparse.Namespace) -> int:
     waiting = review_api.pending(ctx)
     for thread, revision in waiting:
         _out.print(f"{thread}\trevision {revision}")
-    if not waiting:
+    unpublished = review_api.unpublished(ctx)
+    for item in unpublished:
+        _out.print(f"{item.thread}\trevision {item.revision} approved by {item.by}, not published: {item.command}")
+    if not waiting and not unpublished:
         _out.print("no thread is waiting for approval")
     return 0
 
@@ -557,6 +566,16 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_db(args: argparse.Namespace) -> int:
+    from workflows.schema import db_status, db_upgrade
+
+    settings = _settings(args)
+    lines = db_upgrade(settings) if args.action == "upgrade" else db_status(settings)
+    for line in lines:
+        _out.print(line)
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from workflows.demo import run_demo
 
@@ -576,9 +595,12 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(args)
     try:
         return args.handler(args)
-    except (UsageError, ConfigError) as exc:
+    except (UsageError, ConfigError, SchemaError) as exc:
         _err.print(f"baton: error: {exc}")
         return 2
+    except ThreadBusy as exc:
+        _err.print(f"baton: {exc}")
+        return 3
     except BatonError as exc:
         log.exception("baton failed")
         _err.print(f"baton: failed: {exc}  ({_log_hint(args)})")

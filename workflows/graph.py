@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from functools import wraps
-from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -20,18 +17,9 @@ from agents.verifier.node import verify
 from state.graph_state import RunState
 from state.runtime import BatonContext
 
-__all__ = ["build_graph", "open_checkpointer", "NODES"]
+__all__ = ["build_graph", "NODES"]
 
 NODES = ("scan", "verify", "integrate", "coordinate", "approve", "publish")
-
-
-def open_checkpointer(path: Path) -> SqliteSaver:
-    """The SQLite checkpointer of a state folder (one file beside the store)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(str(path), check_same_thread=False)
-    saver = SqliteSaver(connection)
-    saver.setup()
-    return saver
 
 
 def _with_context(node: Callable, build: Callable[[Any], BatonContext]) -> Callable:

@@ -12,17 +12,24 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from langgraph.types import Command
+from pydantic import ValidationError
 
 from state.errors import ApprovalError, UsageError
-from state.graph_state import RunState
+from state.graph_state import ResumeValue, RunState
+from state.leases import hold
 from state.models import Brief, BriefWarning
 from state.runtime import BatonContext
+from state.store import sha256_text
 from state.tables.approval import DecisionRow
-from workflows.api import graph_session
+from workflows.api import graph_session, stream_thread
 from workflows.changes import BriefChange, change_since_previous
 
-__all__ = ["ReviewView", "Decided", "AlreadyDecided", "ThreadRow", "parse_thread", "review", "approve",
-           "reject", "discard", "dismiss_warning", "pending", "list_threads", "warning_line"]
+__all__ = ["ReviewView", "Decided", "AlreadyDecided", "ThreadRow", "Unpublished", "parse_thread", "review",
+           "approve", "reject", "discard", "dismiss_warning", "pending", "unpublished", "list_threads",
+           "warning_line"]
+
+# How long a decision waits for the thread's lease (another decision, or a run, holding it).
+DECISION_WAIT = 30.0
 
 _THREAD = re.compile(r"^(?P<topic>[\w.-]+):(?P<day>\d{4}-\d{2}-\d{2})$")
 
@@ -123,27 +130,33 @@ def _waiting(graph, thread: str) -> bool:  # type: ignore[no-untyped-def]
     return bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
 
 
-def _not_waiting_message(ctx: BatonContext, thread: str) -> str:
+_DONE = {"approve": "approved", "reject": "rejected", "discard": "discarded"}
+
+
+def _not_waiting_message(ctx: BatonContext, thread: str, refused: str | None = None) -> str:
+    """Why the thread takes no decision now; ``refused``: the decision that was asked for (not recorded)."""
     decisions = ctx.store.decisions(thread)
     if not decisions:
         if ctx.store.brief(thread) is None:
             return f"thread {thread!r} has no draft: run `baton run --topic … --date …` first"
         return f"thread {thread!r} is not waiting for approval"
     last = decisions[-1]
-    what = f"{'approved' if last.action == 'approve' else 'rejected'} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
+    lead = f"thread {thread!r}: your {refused} was not recorded" if refused else \
+        f"thread {thread!r} is not waiting for approval"
+    what = f"{_DONE.get(last.action, last.action)} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
     if last.action == "discard":
-        return f"thread {thread!r} is not waiting for approval: revision {last.revision} was discarded by " \
-               f"{last.by} at {last.at:%Y-%m-%d %H:%M} UTC ({last.reason})"
+        return f"{lead}: revision {last.revision} was {what} ({last.reason})"
     if last.action == "approve":
-        where = f", published to {last.published}" if last.published else ""
-        return f"thread {thread!r} is not waiting for approval: revision {last.revision} was already {what}{where}"
-    return f"thread {thread!r} is not waiting for approval: revision {last.revision} was {what}; " \
-           f"run `baton run` again for a revised draft"
+        topic, day = parse_thread(thread)
+        where = f", published to {last.published}" if last.published else \
+            f"; publishing it did not complete: `baton run --topic {topic} --date {day.isoformat()}` finishes it"
+        return f"{lead}: revision {last.revision} was already {what}{where}"
+    return f"{lead}: revision {last.revision} was already {what}; run `baton run` again for a revised draft"
 
 
-def _refuse_not_waiting(ctx: BatonContext, thread: str) -> None:
+def _refuse_not_waiting(ctx: BatonContext, thread: str, refused: str | None = None) -> None:
     decisions = ctx.store.decisions(thread)
-    raise AlreadyDecided(_not_waiting_message(ctx, thread), decisions[-1] if decisions else None)
+    raise AlreadyDecided(_not_waiting_message(ctx, thread, refused), decisions[-1] if decisions else None)
 
 
 def review(ctx: BatonContext, thread: str) -> ReviewView:
@@ -159,39 +172,86 @@ def review(ctx: BatonContext, thread: str) -> ReviewView:
                       ctx.store.decisions(thread))
 
 
-def _decide_warnings(ctx: BatonContext, thread: str, day: date, by: str,
-                     dismiss: list[tuple[str, str]], confirm: list[str]) -> list[str]:
+def _check_warnings(ctx: BatonContext, thread: str, dismiss: list[tuple[str, str]],
+                    confirm: list[str]) -> list[tuple[str, str, str, str | None]]:
+    """(id, key, action, reason) of each warning decision asked for; UsageError for an unknown warning."""
     stored = ctx.store.brief(thread)
     known = {w.id: w for w in stored[0].warnings} if stored else {}
-    notes = []
+    checked = []
     for warning_id, action, reason in [(w, "dismiss", r) for w, r in dismiss] + [(w, "confirm", None) for w in confirm]:
         warning = known.get(warning_id)
         if warning is None:
             raise UsageError(f"{thread!r} has no warning {warning_id!r}; it has: {', '.join(known) or 'none'}")
-        key = warning.key or f"{warning.kind}:{warning.text}"
-        ctx.store.record_warning_decision(thread, day.isoformat(), warning_id, key, action, by, reason)
-        notes.append(f"{warning_id} {action}ed by {by}")
-    return notes
+        checked.append((warning_id, warning.key or f"{warning.kind}:{warning.text}", action, reason))
+    return checked
 
 
-def _resume(ctx: BatonContext, thread: str, resume: dict) -> RunState:
+def _interrupt(graph, thread: str) -> dict | None:  # type: ignore[no-untyped-def]
+    """The request the waiting approval step showed (its revision), or None when the thread is not waiting."""
+    snapshot = graph.get_state({"configurable": {"thread_id": thread}})
+    for task in snapshot.tasks if snapshot.next else ():
+        for pending_interrupt in task.interrupts:
+            value = pending_interrupt.value
+            if isinstance(value, list):  # Agent Inbox's shape: a list of one request
+                value = value[0] if value else {}
+            return dict(value)
+    return None
+
+
+def _validated(**fields: object) -> ResumeValue:
+    try:
+        return ResumeValue.model_validate(fields)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors())
+        raise UsageError(f"invalid decision: {problems}") from exc
+
+
+def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
+            warnings: list[tuple[str, str, str, str | None]] | None = None) -> Decided:
+    """Record the decision and resume the thread in one guarded step: the thread's lease is held throughout,
+    and the revision takes the first decision only (a conditional insert). Says what was recorded; a second
+    decision raises AlreadyDecided with the one that stands."""
+    _, day = parse_thread(thread)
     config = {"configurable": {"thread_id": thread}}
-    with graph_session(ctx) as graph:
-        if not _waiting(graph, thread):
-            _refuse_not_waiting(ctx, thread)
-        for _ in graph.stream(Command(resume=resume), config, context=ctx, stream_mode="updates",
-                              durability="sync"):
-            pass
-        return RunState.model_validate(graph.get_state(config).values)
+    with hold(ctx.db, thread, value.action, wait=DECISION_WAIT), graph_session(ctx) as graph:
+        shown = _interrupt(graph, thread)
+        if shown is None:
+            _refuse_not_waiting(ctx, thread, refused=value.action)
+        stored = ctx.store.brief(thread)
+        markdown = stored[1] if stored else ""
+        if value.text == markdown:
+            value = value.model_copy(update={"text": None})  # an "edit" that changed nothing is the draft
+        text = value.text or markdown
+        digest = sha256_text(text)
+        if value.action == "approve":
+            ctx.store.put_blobs({digest: text})
+        row, created = ctx.store.decide(thread, int(shown["revision"]), value.action, value.by,
+                                        sha256=digest if value.action == "approve" else None,
+                                        reason=value.reason, edited=bool(value.text))
+        notes = []
+        if created:
+            for warning_id, key, action, reason in warnings or []:
+                ctx.store.record_warning_decision(thread, day.isoformat(), warning_id, key, action, value.by, reason)
+                notes.append(f"{warning_id} {action}ed by {value.by}")
+        # A decision recorded by a process that died before resuming is the one finished here.
+        resume = value if created else ResumeValue(action=row.action, by=row.by, reason=row.reason, auto=row.auto)
+        # The checkpoint keeps the decision's id, not the text: the approved text is a blob by its hash.
+        resume = resume.model_copy(update={"decision_id": row.id, "text": None})
+        stream_thread(graph, Command(resume=resume.model_dump()), config, ctx)
+        state = RunState.model_validate(graph.get_state(config).values)
+    if not created:
+        what = f"{_DONE.get(row.action, row.action)} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
+        done = f"; now published to {state.published}" if state.published else ""
+        raise AlreadyDecided(f"thread {thread!r}: your {value.action} was not recorded: revision {row.revision} "
+                             f"was already {what}{done}", row)
+    return Decided(thread, row.action, row.revision, row.sha256, state.published, notes)
 
 
 def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None, replace: bool = False,
             dismiss: list[tuple[str, str]] | None = None, confirm: list[str] | None = None,
             text: str | None = None) -> Decided:
     """Approve the waiting draft (optionally an edited text: a file ``edit`` or the ``text`` itself) and publish."""
-    _, day = parse_thread(thread)
-    if not by.strip():
-        raise UsageError("--by needs the reviewer's name")
+    parse_thread(thread)
     if text is not None and not text.strip():
         raise UsageError("the edited brief is empty")
     if edit is not None:
@@ -201,13 +261,9 @@ def approve(ctx: BatonContext, thread: str, by: str, *, edit: Path | None = None
             raise UsageError(f"cannot read the edited brief {str(edit)!r}: {exc}") from exc
         if not text.strip():
             raise UsageError(f"the edited brief {str(edit)!r} is empty")
-    with graph_session(ctx) as graph:
-        if not _waiting(graph, thread):
-            _refuse_not_waiting(ctx, thread)
-    notes = _decide_warnings(ctx, thread, day, by, dismiss or [], confirm or [])
-    state = _resume(ctx, thread, {"action": "approve", "by": by, "text": text, "replace": replace})
-    decision = state.decision or {}
-    return Decided(thread, "approve", decision.get("revision", 0), decision.get("sha256"), state.published, notes)
+    value = _validated(action="approve", by=by, text=text, replace=replace)
+    warnings = _check_warnings(ctx, thread, dismiss or [], confirm or [])
+    return _decide(ctx, thread, value, warnings)
 
 
 def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
@@ -215,11 +271,7 @@ def reject(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
     parse_thread(thread)
     if not reason.strip():
         raise UsageError("--reason must say why the draft is rejected")
-    if not by.strip():
-        raise UsageError("--by needs the reviewer's name")
-    state = _resume(ctx, thread, {"action": "reject", "by": by, "reason": reason})
-    decision = state.decision or {}
-    return Decided(thread, "reject", decision.get("revision", 0))
+    return _decide(ctx, thread, _validated(action="reject", by=by, reason=reason))
 
 
 def discard(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
@@ -227,11 +279,7 @@ def discard(ctx: BatonContext, thread: str, by: str, reason: str) -> Decided:
     parse_thread(thread)
     if not reason.strip():
         raise UsageError("--reason must say why the draft is discarded")
-    if not by.strip():
-        raise UsageError("--by needs the reviewer's name")
-    state = _resume(ctx, thread, {"action": "discard", "by": by, "reason": reason})
-    decision = state.decision or {}
-    return Decided(thread, "discard", decision.get("revision", 0))
+    return _decide(ctx, thread, _validated(action="discard", by=by, reason=reason))
 
 
 def dismiss_warning(ctx: BatonContext, thread: str, warning_id: str, by: str, reason: str) -> list[str]:
@@ -239,9 +287,22 @@ def dismiss_warning(ctx: BatonContext, thread: str, warning_id: str, by: str, re
     _, day = parse_thread(thread)
     if not reason.strip():
         raise UsageError("a dismissal needs a reason")
-    if not by.strip():
-        raise UsageError("--by needs the reviewer's name")
-    return _decide_warnings(ctx, thread, day, by, [(warning_id, reason)], [])
+    by = _validated(action="reject", by=by, reason=reason).by  # the same check of the name as a decision
+    notes = []
+    for checked_id, key, action, why in _check_warnings(ctx, thread, [(warning_id, reason)], []):
+        ctx.store.record_warning_decision(thread, day.isoformat(), checked_id, key, action, by, why)
+        notes.append(f"{checked_id} {action}ed by {by}")
+    return notes
+
+
+@dataclass
+class Unpublished:
+    """An approved draft whose publishing did not complete, and the command that finishes it."""
+
+    thread: str
+    revision: int
+    by: str
+    command: str
 
 
 def pending(ctx: BatonContext) -> list[tuple[str, int]]:
@@ -254,6 +315,19 @@ def pending(ctx: BatonContext) -> list[tuple[str, int]]:
                 stored = ctx.store.brief(thread)
                 waiting.append((thread, stored[2] if stored else 0))
     return waiting
+
+
+def unpublished(ctx: BatonContext) -> list[Unpublished]:
+    """Approved threads that are not published yet (publishing failed or was killed)."""
+    found: dict[str, Unpublished] = {}
+    with graph_session(ctx) as graph:
+        for row in ctx.store.unpublished_approvals():
+            snapshot = graph.get_state({"configurable": {"thread_id": row.thread}})
+            if "publish" in (snapshot.next or ()):
+                topic, day = parse_thread(row.thread)
+                found[row.thread] = Unpublished(row.thread, row.revision, row.by,
+                                                f"baton run --topic {topic} --date {day.isoformat()}")
+    return list(found.values())
 
 
 _STATUS_OF_ACTION = {"approve": "approved", "reject": "rejected", "discard": "discarded"}

@@ -10,8 +10,10 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
+from pydantic import ValidationError
 
 from agents.coordinator.alerts import (
+    DeliveryReport,
     SinkConfig,
     build_sinks,
     deliver_pending,
@@ -30,8 +32,9 @@ from agents.coordinator.publish import (
 from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
-from state.errors import ApprovalError, VaultError
-from state.graph_state import RunState
+from state.errors import ApprovalError, ThreadBusy, VaultError
+from state.graph_state import ResumeValue, RunState
+from state.leases import hold
 from state.runtime import BatonContext
 from state.settings import Settings
 from state.store import sha256_text
@@ -40,6 +43,8 @@ from state.tables.coordination import load_excuses
 # Days of slot history a brief's coordination check looks at: enough for
 # yesterday's claims and the streaks that reach into the window.
 _GAP_DAYS = 8
+# How long a run waits for another run's delivery of the alert outbox.
+OUTBOX_WAIT = 120.0
 
 __all__ = ["coordinate", "approve", "publish", "after_approval"]
 
@@ -87,9 +92,16 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                            send_backfill=ctx.settings.send_backfill, run_day=day)
     if ctx.settings.crash_after == "coordinate:recorded":
         os._exit(137)  # test hook: die after the gaps and the outbox are recorded, before any send
-    report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
-                             now=lambda: datetime.now(cfg.tz),
-                             collapse_before=today if ctx.settings.send_backfill else None)
+    # One deliverer at a time (runs of other topics share the outbox): each alert goes out once.
+    try:
+        with hold(ctx.db, "outbox", "deliver", wait=OUTBOX_WAIT, what="the alert outbox"):
+            report = deliver_pending(ctx.db, build_sinks(sink_configs(ctx.settings), ctx.settings.state_dir),
+                                     now=lambda: datetime.now(cfg.tz),
+                                     collapse_before=today if ctx.settings.send_backfill else None)
+    except ThreadBusy as exc:
+        # Still busy after the wait: the alerts stay in the outbox for that deliverer or the next run.
+        ctx.progress(f"coordinate: alerts not sent by this run: {exc}")
+        report = DeliveryReport()
     brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
     brief.alerts = load_alerts(ctx.db, day)
@@ -124,23 +136,42 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief, markdown, _ = stored
     revision = ctx.store.present(state.thread)
     if ctx.settings.auto_approve:
-        decision: dict = {"action": "approve", "by": "auto-approve", "auto": True}
+        raw: dict = {"action": "approve", "by": "auto-approve", "auto": True}
     else:
-        decision = decision_from_resume(interrupt(approval_request(state, brief, markdown, revision)))
-    if decision.get("text") == markdown:
-        decision = {**decision, "text": None}  # an "edit" that changed nothing is the draft as it is
-    text = decision.get("text") or markdown
-    digest = sha256_text(text)
-    if decision["action"] == "approve":
-        ctx.store.put_blobs({digest: text})
-    decision_id = ctx.store.record_decision(
-        state.thread, revision, decision["action"], decision["by"],
-        sha256=digest if decision["action"] == "approve" else None, reason=decision.get("reason"),
-        auto=bool(decision.get("auto")), edited=bool(decision.get("text")),
-    )
-    ctx.progress(f"approve: revision {revision} {decision['action']}d by {decision['by']}")
-    return {"decision": {**{k: v for k, v in decision.items() if k != "text"}, "sha256": digest,
-                         "id": decision_id, "revision": revision}}
+        raw = interrupt(approval_request(state, brief, markdown, revision))
+    value = _resume_value(raw)
+    if value.text == markdown:
+        value = value.model_copy(update={"text": None})  # an "edit" that changed nothing is the draft as it is
+    row = ctx.store.decision(value.decision_id) if value.decision_id is not None else None
+    if row is None:
+        # Auto-approval, Agent Inbox or LangGraph Studio (or a resume from an older baton): record it
+        # here, once per revision.
+        text = value.text or markdown
+        digest = sha256_text(text)
+        if value.action == "approve":
+            ctx.store.put_blobs({digest: text})
+        row, _ = ctx.store.decide(state.thread, revision, value.action, value.by,
+                                  sha256=digest if value.action == "approve" else None, reason=value.reason,
+                                  auto=value.auto, edited=bool(value.text))
+    if row.action == "reject":
+        ctx.store.retire_revision(state.thread)
+    done = {"approve": "approved", "reject": "rejected", "discard": "discarded"}.get(row.action, row.action)
+    ctx.progress(f"approve: revision {row.revision} {done} by {row.by}")
+    return {"decision": {"action": row.action, "by": row.by, "reason": row.reason, "auto": row.auto,
+                         "replace": value.replace, "sha256": row.sha256 or sha256_text(markdown), "id": row.id,
+                         "revision": row.revision}}
+
+
+def _resume_value(raw: object) -> ResumeValue:
+    """baton's own resume value (the CLI and page: the decision already recorded), or Agent Inbox's
+    response list (LangGraph Studio, Agent Inbox: recorded by the node), checked before anything is written."""
+    if isinstance(raw, dict) and ("decision_id" in raw or "auto" in raw):
+        return ResumeValue.model_validate(raw)
+    decision = decision_from_resume(raw)
+    try:
+        return ResumeValue.model_validate({k: v for k, v in decision.items() if k in ResumeValue.model_fields})
+    except ValidationError as exc:
+        raise ApprovalError(f"invalid decision: {exc.errors()[0]['msg']}") from exc
 
 
 def after_approval(state: RunState) -> Literal["publish", "__end__"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from zoneinfo import ZoneInfo
 
@@ -121,6 +122,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     with register_view(scan.end, own):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(scan), candidates=candidates, since=scan.start)
+    if ctx.settings.crash_after == "verify:numbered":
+        os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
     # A collision raised in an earlier brief is carried with its number in the open list, not raised again.
     carried_collisions = [w for w in warnings if w.kind == "register_collision" and w.carried_from]
     warnings = _without_dismissed(ctx, state.day, [w for w in warnings if w not in carried_collisions])

@@ -26,18 +26,16 @@ from datetime import date, datetime
 
 from rapidfuzz import fuzz
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
 from agents.scanner.register import RegisterEntry
 from state.db import Database
-from state.errors import StoreError
+from state.errors import StoreConflict, StoreError
 from state.models import BriefWarning
 from state.tables.register import (
     AsOf,
     RegisterEntryRow,
     RegisterSightingRow,
-    upgrade_register_tables,
     utc_moment,
 )
 from state.vault_config import REGISTER_PATH
@@ -116,7 +114,6 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
     Give every brief of the vault, also later ones: allocation follows the highest number ever seen;
     the "as of" queries decide what a brief may know.
     """
-    upgrade_register_tables(db.engine)
     moments = {b.path: utc_moment(b.time) for b in briefs if b.time is not None}
     briefs = sorted(briefs, key=lambda b: (b.day or date.min, moments.get(b.path, ""), b.path))
     added = 0
@@ -331,7 +328,7 @@ def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], 
                 with db.session() as session:
                     result.append(_number_one(session, thread, warning, day, view))
                 break
-            except IntegrityError:
+            except StoreConflict:
                 continue  # another run took that number first: read the highest again
         else:
             raise StoreError(f"could not allocate a D-number for {warning.key!r} in thread {thread!r}")

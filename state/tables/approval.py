@@ -28,6 +28,9 @@ class DecisionRow(Base):
     auto: Mapped[bool] = mapped_column(Boolean, default=False)
     edited: Mapped[bool] = mapped_column(Boolean, default=False)
     published: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # ``<thread>#<revision>``: unique, so a revision takes one decision (NULL: an older store's duplicates).
+    decided_key: Mapped[str | None] = mapped_column(String(120), nullable=True, unique=True,
+                                                    index=True)
 
 
 class WarningDecisionRow(Base):

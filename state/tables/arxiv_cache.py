@@ -11,7 +11,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import JSON, Date, DateTime, Integer, String, Text, select
+from sqlalchemy import JSON, Date, DateTime, Integer, String, Text, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -125,28 +126,24 @@ class ArxivCache:
         """Insert or replace papers; a paper found drops any miss remembered for it."""
         with self._guard("save papers"), self._db.session() as session:
             for record in records:
-                session.merge(
-                    ArxivPaperRow(
-                        id=record.id,
-                        title=record.title,
-                        authors=list(record.authors),
-                        published=record.published,
-                        updated=record.updated,
-                        latest_version=record.latest_version,
-                        primary_category=record.primary_category,
-                        fetched_on=record.fetched_on,
-                        fetched_at=fetched_at,
-                    )
-                )
-                miss = session.get(ArxivMissRow, record.id)
-                if miss is not None:
-                    session.delete(miss)
+                self._upsert(session, ArxivPaperRow, ["id"], id=record.id, title=record.title,
+                             authors=list(record.authors), published=record.published, updated=record.updated,
+                             latest_version=record.latest_version, primary_category=record.primary_category,
+                             fetched_on=record.fetched_on, fetched_at=fetched_at)
+                session.execute(delete(ArxivMissRow).where(ArxivMissRow.id == record.id))
 
     def save_misses(self, ids: Iterable[str], as_of: date, fetched_at: datetime) -> None:
         """Remember that ``ids`` were absent from a successful arXiv answer on ``as_of``."""
         with self._guard("save misses"), self._db.session() as session:
             for arxiv_id in ids:
-                session.merge(ArxivMissRow(id=arxiv_id, checked_on=as_of, fetched_at=fetched_at))
+                self._upsert(session, ArxivMissRow, ["id"], id=arxiv_id, checked_on=as_of, fetched_at=fetched_at)
+
+    def _upsert(self, session, table, keys: list[str], **row: object) -> None:  # type: ignore[no-untyped-def]
+        # One statement, so that two runs caching the same paper at once never collide.
+        builder = postgresql.insert if self._db.dialect == "postgresql" else sqlite.insert
+        statement = builder(table).values(**row)
+        session.execute(statement.on_conflict_do_update(
+            index_elements=keys, set_={k: statement.excluded[k] for k in row if k not in keys}))
 
     def search(self, query: str, as_of: date) -> list[str] | None:
         """The identifiers a query returned on ``as_of``, or None when it was not run that day."""
@@ -157,7 +154,7 @@ class ArxivCache:
     def save_search(self, query: str, as_of: date, ids: list[str]) -> None:
         """Remember the identifiers a query returned on ``as_of``."""
         with self._guard("save searches"), self._db.session() as session:
-            session.merge(ArxivSearchRow(query=query, checked_on=as_of, ids=ids))
+            self._upsert(session, ArxivSearchRow, ["query", "checked_on"], query=query, checked_on=as_of, ids=ids)
 
     def _guard(self, action: str) -> _StoreGuard:
         return _StoreGuard(f"arXiv cache in {self._db.url!r}: cannot {action}")

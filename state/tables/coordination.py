@@ -158,20 +158,16 @@ def load_excuses(db: Database) -> dict[tuple[str, date], Excuse]:
 
 
 def upsert_gap_states(session: Session, gaps: list[GapEntry], now: datetime) -> None:
-    """Record the state of each slot-day in ``session`` (inside the caller's transaction)."""
+    """Record the state of each slot-day in ``session`` (inside the caller's transaction), one upsert each."""
     keys = {(f"{g.agent}/{g.slot}", g.date): g for g in gaps}
-    days = {day for _, day in keys}
-    existing = {
-        (row.slot, row.day): row
-        for row in session.scalars(select(GapStateRow).where(GapStateRow.day.in_(days)))
-    } if days else {}
-    for (slot, day), gap in keys.items():
-        row = existing.get((slot, day))
-        if row is None:
-            row = GapStateRow(slot=slot, day=day)
-            session.add(row)
-        row.status, row.streak, row.open_at_check = gap.status, gap.streak, gap.open_at_check
-        row.entry, row.updated_at = gap.model_dump(mode="json"), to_utc(now)
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    for (slot, day), gap in sorted(keys.items()):
+        statement = insert(GapStateRow).values(slot=slot, day=day, status=gap.status, streak=gap.streak,
+                                               open_at_check=gap.open_at_check, entry=gap.model_dump(mode="json"),
+                                               updated_at=to_utc(now))
+        session.execute(statement.on_conflict_do_update(index_elements=["slot", "day"], set_={
+            name: statement.excluded[name] for name in ("status", "streak", "open_at_check", "entry", "updated_at")}))
 
 
 def insert_outbox_rows(session: Session, rows: list[dict]) -> None:

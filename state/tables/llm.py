@@ -1,5 +1,5 @@
-"""LLM mode's run record (issue 10): one row per run that used a model. A new table, so existing stores
-need no migration (``create_all`` adds it); no prompt text and no key are ever stored."""
+"""LLM mode's run record (issue 10): one row per run that used a model (migration 0003 creates the
+table); no prompt text and no key are ever stored."""
 
 from __future__ import annotations
 

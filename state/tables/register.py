@@ -18,13 +18,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import Engine, Integer, String, Text, UniqueConstraint, inspect, text
+from sqlalchemy import Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from state.db import Base
 from state.errors import StoreError
 
-__all__ = ["RegisterEntryRow", "RegisterSightingRow", "PromiseRow", "AsOf", "utc_moment", "upgrade_register_tables"]
+__all__ = ["RegisterEntryRow", "RegisterSightingRow", "PromiseRow", "AsOf", "utc_moment"]
 
 
 def utc_moment(moment: datetime) -> str:
@@ -133,23 +133,3 @@ class AsOf:
         if self.moment is not None and row.closed_at is not None:
             return row.closed_at < self.moment
         return row.closed <= self.day  # baton's evidence of the day closes it for that day's brief
-
-
-_ADDED = {"register_entries": ("raised_at", "closed_at", "closed_from"), "register_sightings": ("moment",)}
-
-
-def upgrade_register_tables(engine: Engine) -> list[str]:
-    """Add the as-of columns to a store made before them; return the columns added (idempotent)."""
-    added = []
-    inspector = inspect(engine)
-    with engine.begin() as connection:
-        for table, columns in _ADDED.items():
-            if not inspector.has_table(table):
-                continue
-            present = {column["name"] for column in inspector.get_columns(table)}
-            for column in columns:
-                if column not in present:
-                    width = 500 if column == "closed_from" else 32
-                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} VARCHAR({width})"))
-                    added.append(f"{table}.{column}")
-    return added
