@@ -247,3 +247,29 @@ def test_a_witness_discusses_the_item_and_a_coordination_note_relays_it() -> Non
     # Nobody discusses it: every first-hand note that names it counts, as before.
     named = Item(key=item.key, arxiv=item.arxiv, sources=[passage.path, listed_only])
     assert "2 个独立一手来源" in score_credibility(named, {}).reason
+
+
+def test_a_routing_line_handing_items_to_a_person_is_read_by_its_topic_label():
+    file = _File("inbox/ann/2027-02-01-ann-triage.md",
+                 "## 本轮小结\n- multimodal：Quokka-VL 2702.00111 / Lumen-Vid 2702.00222 转 bo\n"
+                 "- inference：Corvid-KV 2702.00333 vLLM KV cache 转 bo\n- 2702.00444 Orrery KV cache 转 bo\n")
+    items = cluster_items(_mentions(file), [file])
+    assert not judge_scope(_by_key(items, "arxiv:2702.00111"), _rules()).in_topic  # multimodal's, via bo
+    assert "转交" in judge_scope(_by_key(items, "arxiv:2702.00222"), _rules()).reason
+    assert judge_scope(_by_key(items, "arxiv:2702.00333"), _rules()).in_topic  # handed over inside the topic
+    assert judge_scope(_by_key(items, "arxiv:2702.00444"), _rules()).in_topic  # no topic named: the content decides
+
+
+def test_the_teams_brief_names_tell_which_topics_it_writes_for():
+    from agents.scanner.e1_format import brief_topic
+
+    assert brief_topic("inbox/bo/2027-02-01-risk-e1prep.md") == "risk"
+    assert brief_topic("inbox/bo/2027-02-01-llm-infra-e1prep.baton.md") == "llm-infra"
+    assert brief_topic("inbox/bo/2027-02-01-risk-e1prep-copy.md") is None
+    assert brief_topic("inbox/bo/2027-02-01-notes.md") is None
+    file = _File("inbox/ann/2027-02-01-ann-sec.md", "## Corvid KV cache 漏洞 2702.00555 ⭐⭐⭐⭐\n- vLLM KV cache 端口，转 bo risk 线\n")
+    item = _by_key(cluster_items(_mentions(file), [file]), "arxiv:2702.00555")
+    rules = _rules()
+    assert judge_scope(item, rules).in_topic  # "risk" is no topic it knows
+    rules = ScopeRules(**{**rules.__dict__, "known_topics": rules.known_topics | {"risk"}})
+    assert not judge_scope(item, rules).in_topic and "转交" in judge_scope(item, rules).reason

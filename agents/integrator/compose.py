@@ -48,7 +48,7 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
-from agents.scanner.e1_format import is_brief_path
+from agents.scanner.e1_format import brief_topic, is_brief_path
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -247,7 +247,9 @@ def integrate(
         keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
         known_topics=frozenset({t.lower() for t in (*(topic.adjacent or ()), topic.name)}
-                               | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}))
+                               | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}
+                               # the team's other briefs name the topics it writes for ("…-risk-e1prep.md")
+                               | {t.lower() for s in scan.sources if (t := brief_topic(s.path))}))
     tracked = tracked_subjects([bullet for _, bullet in anchored])
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}

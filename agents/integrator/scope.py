@@ -172,6 +172,9 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 placed_else = placed_else or (path, mark)
         elif mark.kind == "forwarded":
             here, elsewhere = targets(mark.value)
+            if not (here or elsewhere):
+                # Handed to a person ("rag：A / B 转 ann"): the line's own topic label says whose it is.
+                here, elsewhere = targets(mark.text.split("转")[0])
             if here:
                 placed_here = placed_here or (path, mark)
             elif elsewhere:

@@ -45,6 +45,15 @@ def is_brief_name(name: str) -> bool:
     return name.removesuffix(".md").endswith(f"-{BRIEF_SLUG}")
 
 
+_BRIEF_TOPIC = re.compile(rf"^\d{{4}}-\d{{2}}-\d{{2}}-(?P<topic>[\w.-]+?)-{BRIEF_SLUG}(?:\.baton)?\.md$")
+
+
+def brief_topic(path: str) -> str | None:
+    """The topic a brief is for, from its file name (``2026-09-29-risk-e1prep.md`` → ``risk``)."""
+    match = _BRIEF_TOPIC.match(PurePosixPath(path).name)
+    return match.group("topic") if match else None
+
+
 def is_brief_path(path: str) -> bool:
     """Tell whether a vault path is an E1 brief (a relay of its sources, not a first-hand note)."""
     return is_brief_name(PurePosixPath(path).name)
