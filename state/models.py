@@ -243,3 +243,7 @@ class Brief(_Model):
     llm_model: str | None = None
     llm_notes: list[str] = Field(default_factory=list)
     scope_moves: list[dict] = Field(default_factory=list)
+    # The model's second opinion, shown for the reviewer and changing nothing: claims the scouts passed on
+    # without their conditions ({"kind": "unconditioned", key, title, claim, note}) and its reading of the
+    # coordination notes ({"kind": "coordination", claim, note}).
+    llm_opinions: list[dict] = Field(default_factory=list)

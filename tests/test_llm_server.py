@@ -102,8 +102,8 @@ def test_good_answers_word_the_brief_and_keep_every_decision(demo: DemoManifest,
         assert KEY.encode() not in path.read_bytes(), path
     run = Store(Database(f"sqlite:///{state / 'baton.db'}")).llm_runs(f"{TOPIC}:{demo.end}")
     assert len(run) == 1 and run[0]["model"] == "fake-model" and run[0]["calls"] == n + 2
-    assert run[0]["prompt_versions"] == {"scope": "prefix-1+scope-1", "increment": "prefix-1+increment-1",
-                                         "honesty": "prefix-1+honesty-1"}
+    assert run[0]["prompt_versions"] == {"scope": "prefix-2+scope-2", "increment": "prefix-2+increment-1",
+                                         "honesty": "prefix-2+honesty-1"}
     assert run[0]["prefix_share"] >= 0.7
 
 

@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage
 
 from agents.integrator.compose import integrate
 from agents.integrator.llm_text import ModelWriter
+from agents.integrator.markdown import render_markdown
 from agents.llm.answers import AnswerError, IncrementAnswer, ScopeAnswer, parse_answer
 from agents.llm.grounding import claims_a_decision, ground, unsupported
 from agents.llm.provider import ChatProvider, LlmUnavailable
@@ -68,7 +69,7 @@ def test_the_endpoint_is_recorded_without_credentials() -> None:
 def test_every_llm_prompt_states_a_version_and_is_strict() -> None:
     names = sorted(p.name for p in PROMPTS_DIR.glob("llm_*.j2"))
     assert names == ["llm_honesty.j2", "llm_increment.j2", "llm_prefix.j2", "llm_scope.j2"]
-    assert {prompt_version(n) for n in names} == {"prefix-1", "increment-1", "honesty-1", "scope-1"}
+    assert {prompt_version(n) for n in names} == {"prefix-2", "increment-1", "honesty-1", "scope-2"}
     with pytest.raises(TemplateError, match="rule_honesty"):
         render_template("llm_honesty.j2", summary=[], increments=[])
 
@@ -203,3 +204,33 @@ def test_a_fake_message_without_usage_is_counted_by_approximation() -> None:
     session = ChatProvider(model, "fake").session()
     session.ask("t", "t-1", "前缀", "数据")
     assert session.tokens == 6  # 前 缀 \n 数 据 → 4 + 回 答 → 2
+
+
+def test_the_second_opinion_shows_quoted_claims_and_coordination_readings_and_changes_nothing(
+        demo_scan) -> None:  # type: ignore[no-untyped-def]
+    rules = integrate(demo_scan, [], None, [], "t")
+    first = rules.increments[0]
+    claim = next(f for f in (demo_scan.mentions or []) if f.kind == "figure" and f.source in first.sources)
+    coordination = next(f for f in demo_scan.files if "coordination" in f.path)
+    coordination_line = next(line.strip() for line in coordination.body.split("\n") if len(line.strip()) > 8)
+    answer = json.dumps({
+        "moves": [],
+        "unconditioned": [
+            {"key": first.key, "claim": claim.context[:60], "missing": "没有给出硬件与并发。"},
+            {"key": first.key, "claim": "吞吐提升 9 倍，已经独立复现", "missing": "未写条件。"},  # no source says it
+            {"key": "arxiv:0000.00000", "claim": claim.context[:60], "missing": "不是候选。"},
+        ],
+        "coordination": [{"claim": coordination_line, "reading": "该行声称的棒位状态。"},
+                         {"claim": "所有棒位均已按时交付，无需告警", "reading": "全部正常。"}],
+        "approved": True, "warnings": [],
+    })
+    writer = _writer(demo_scan, [answer, *["不是 JSON"] * 20])
+    brief = integrate(demo_scan, [], None, [], "t", writer=writer)
+    shown = [(o["kind"], o["claim"]) for o in brief.llm_opinions]
+    assert shown == [("unconditioned", claim.context[:60]), ("coordination", coordination_line)]
+    assert brief.stats.llm_dropped >= 3  # the invented claim, the non-candidate and the invented reading
+    # Nothing the rules decided moved: increments, warnings, credibility.
+    assert [(i.key, i.credibility) for i in brief.increments] == [(i.key, i.credibility) for i in rules.increments]
+    assert [w.text for w in brief.warnings] == [w.text for w in rules.warnings]
+    markdown = render_markdown(brief)
+    assert "条件待补（模型意见，未改动任何结论）" in markdown and "协调记录解读（模型意见" in markdown

@@ -324,8 +324,10 @@ def integrate(
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
     moved: dict[str, dict] = {}
+    opinions: list[dict] = []
     if writer is not None:
-        chosen, moved = _second_opinion(writer, rows, chosen, details, topic.increments, excluded)
+        chosen, moved, opinions = _second_opinion(writer, rows, chosen, details, topic.increments, excluded,
+                                                  _coordination_lines(scan))
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
                                              lambda text: text_relevance(text, rules) >= 1, other_briefs)
@@ -408,6 +410,7 @@ def integrate(
     refresh_summary(brief, topic.increments)
     if writer is not None:
         brief.scope_moves = list(moved.values())
+        brief.llm_opinions = opinions
         brief.honesty = writer.honesty(honesty, density, brief.summary,
                                        [f"{inc.rank} {inc.title}（{inc.status}）" for inc in increments])
         session = writer.session
@@ -418,8 +421,19 @@ def integrate(
     return brief
 
 
+def _coordination_lines(scan: WindowScan, limit: int = 40) -> list[dict]:
+    """The window's coordination notes, as data for the model's reading of what they claim."""
+    notes = []
+    for file in scan.files:
+        if "coordination" in PurePosixPath(file.path).name.lower() and file.body:
+            lines = [line.strip() for line in file.body.split("\n") if line.strip()][:limit]
+            notes.append({"path": file.path, "text": "\n".join(line[:200] for line in lines)
+                          .replace("</source", "<\\/source").replace("<source", "<\\source")})
+    return notes
+
+
 def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict, limits: tuple[int, int],
-                    excluded: list[dict]) -> tuple[list, dict[str, dict]]:
+                    excluded: list[dict], coordination: list[dict] = ()) -> tuple[list, dict[str, dict], list[dict]]:
     """Apply the model's second opinion on scope: only moves between the rules' own lists, each with a reason.
 
     An increment may go below the cut or out of the topic; an item below the cut may become an increment
@@ -429,12 +443,20 @@ def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict
     candidates = [{"key": item.key, "title": details[item.key][3], "sources": item.sources,
                    "list": "increments" if item.key in chosen_keys else "below_cut",
                    "reason": judgement.status if item.key in chosen_keys else
-                   cut_reason(item, judgement, fit, rows, chosen, limits)}
+                   cut_reason(item, judgement, fit, rows, chosen, limits),
+                   # the claims an increment passes on: its figures' lines, as the sources word them
+                   "claims": [f"{f.source} L{f.line}: {f.context[:200]}" for f in item.figures[:4]]
+                   if item.key in chosen_keys else []}
                   for item, judgement, fit, _ in rows if judgement.status != "carried"]
     by_key = {row[0].key: row for row in rows}
     moved: dict[str, dict] = {}
     kept = list(chosen)
-    for move in writer.scope_opinion(candidates, limits):
+    opinion = writer.second_opinion(candidates, limits, coordination)
+    titles = {c["key"]: c["title"] for c in candidates}
+    opinions = [{"kind": "unconditioned", "key": n.key, "title": titles.get(n.key, n.key), "claim": n.claim,
+                 "note": n.missing} for n in opinion.unconditioned]
+    opinions += [{"kind": "coordination", "claim": n.claim, "note": n.reading} for n in opinion.coordination]
+    for move in opinion.moves:
         row = by_key[move.key]
         item = row[0]
         record = {"key": item.key, "title": details[item.key][3], "to": move.to, "reason": move.reason,
@@ -454,7 +476,7 @@ def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict
         else:
             continue
         moved[item.key] = record
-    return kept, moved
+    return kept, moved, opinions
 
 
 def _model_words(writer: ModelWriter | None, chosen: list, details: dict, scan: WindowScan,

@@ -20,6 +20,8 @@ from agents.integrator.cluster import Item
 from agents.integrator.select import Judgement
 from agents.llm.answers import (
     AnswerError,
+    ConditionNote,
+    CoordinationNote,
     HonestyAnswer,
     IncrementAnswer,
     ScopeAnswer,
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
     from agents.scanner.window import WindowScan
 
-__all__ = ["ModelWriter", "IncrementJob", "IncrementWords"]
+__all__ = ["ModelWriter", "IncrementJob", "IncrementWords", "SecondOpinion"]
 
 _BULLET_CHARS = 160
 _QUOTE_LINES = 30
@@ -58,6 +60,21 @@ class IncrementJob:
     points: list[str]
     argument: str
     relation: str
+
+
+@dataclass(frozen=True)
+class SecondOpinion:
+    """The model's second opinion over a brief: moves between the rules' lists, claims the scouts left
+    without conditions, and what the coordination notes claim. Only the moves have an effect; the rest is
+    shown for the reviewer, each claim quoted as the sources word it."""
+
+    moves: list[ScopeMove]
+    unconditioned: list[ConditionNote]
+    coordination: list[CoordinationNote]
+
+
+def _plain(text: str) -> str:
+    return "".join(text.split())
 
 
 @dataclass(frozen=True)
@@ -127,21 +144,47 @@ class ModelWriter:
     # tasks ----------------------------------------------------------------------------------------
     def scope_opinion(self, candidates: Sequence[dict], limits: tuple[int, int]) -> list[ScopeMove]:
         """Moves between the lists the rules have; only keys of the candidates count, each with a reason."""
+        return self.second_opinion(candidates, limits).moves
+
+    def second_opinion(self, candidates: Sequence[dict], limits: tuple[int, int],
+                       coordination: Sequence[dict] = ()) -> SecondOpinion:
+        """One call over the candidates (with the claims the increments pass on) and the coordination notes.
+
+        A move must name a candidate and another of the rules' lists; a claim must be quoted as a source
+        words it (else it is dropped and counted); every reason passes the grounding check.
+        """
+        empty = SecondOpinion([], [], [])
         if not candidates:
-            return []
+            return empty
         asked = self._ask("scope", "llm_scope.j2", "范围复核", ScopeAnswer, candidates=list(candidates),
-                          limits=limits)
+                          limits=limits, coordination=list(coordination))
         if asked is None:
-            return []
+            return empty
         answer, user = asked
+        corpus = self.prefix + user
         known = {c["key"]: c["list"] for c in candidates}
         moves, seen = [], set()
         for move in answer.moves:
-            reason = self._grounded(_sentence(move.reason), self.prefix + user)
+            reason = self._grounded(_sentence(move.reason), corpus)
             if move.key in known and known[move.key] != move.to and move.key not in seen and reason:
                 seen.add(move.key)
                 moves.append(move.model_copy(update={"reason": reason}))
-        return moves
+        quoted = _plain(user)
+        unconditioned = []
+        for note in answer.unconditioned:
+            missing = self._grounded(_sentence(note.missing), corpus)
+            if note.key in known and _plain(note.claim) in quoted and missing:
+                unconditioned.append(note.model_copy(update={"missing": missing}))
+            else:
+                self.session.count_dropped(1)  # a claim no source words so, or a reason with invented facts
+        readings = []
+        for note in answer.coordination:
+            reading = self._grounded(_sentence(note.reading), corpus)
+            if coordination and _plain(note.claim) in quoted and reading:
+                readings.append(note.model_copy(update={"reading": reading}))
+            else:
+                self.session.count_dropped(1)
+        return SecondOpinion(moves, unconditioned, readings)
 
     def increments(self, jobs: Sequence[IncrementJob]) -> list[IncrementWords]:
         """Each increment's words (the rules' where the model gave none), in the order of ``jobs``."""

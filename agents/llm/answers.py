@@ -13,7 +13,8 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["Point", "IncrementAnswer", "HonestyAnswer", "ScopeMove", "ScopeAnswer", "AnswerError", "parse_answer"]
+__all__ = ["Point", "IncrementAnswer", "HonestyAnswer", "ScopeMove", "ConditionNote", "CoordinationNote", "ScopeAnswer",
+           "AnswerError", "parse_answer"]
 
 
 class _Answer(BaseModel):
@@ -41,8 +42,25 @@ class ScopeMove(_Answer):
     reason: str = Field(min_length=2, max_length=300)
 
 
+class ConditionNote(_Answer):
+    """A claim the scouts pass on without its conditions: the claim as the source words it, what is missing."""
+
+    key: str
+    claim: str = Field(min_length=4, max_length=300)
+    missing: str = Field(min_length=2, max_length=200)
+
+
+class CoordinationNote(_Answer):
+    """What a coordination note claims about a slot, as the model reads it."""
+
+    claim: str = Field(min_length=4, max_length=300)
+    reading: str = Field(min_length=2, max_length=300)
+
+
 class ScopeAnswer(_Answer):
     moves: list[ScopeMove] = Field(default_factory=list, max_length=10)
+    unconditioned: list[ConditionNote] = Field(default_factory=list, max_length=10)
+    coordination: list[CoordinationNote] = Field(default_factory=list, max_length=10)
 
 
 class AnswerError(ValueError):
