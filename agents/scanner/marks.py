@@ -26,18 +26,24 @@ __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 MarkKind = Literal["discard", "carried", "anchored", "placed", "forwarded", "adjacent", "rating"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
-_LEAD = r"(?:^|[|（(\[【，,；;]|→|->|=>|——|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
+_LEAD = r"(?:^|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
 _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
-                      r"不单列|不另列|不重复记|不作增量|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:）)\]】|,，。;；\s]|$)",
+                      r"不单列|不另列|不重复记|不作增量|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:（()）\]】|,，。;；\s]|$)",
                       re.IGNORECASE | re.MULTILINE)
-_CARRIED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
+_CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|续用|续立)))"
+                      r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
                       r"不是新增量|非新增量|不算新增|carried(?: over| forward)?|unchanged since|nothing new|not new)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
                        r"(?=[\s：:）)\]】|,，。;；\d]|$)", re.IGNORECASE | re.MULTILINE)
+# The scout finds the item agrees with what is anchored: "数字沿用 15:05", "和我们 9-27 决策树基本一致",
+# "matches what the living doc already says". Anchored, not NET-new (new figures still make it an integration).
+_CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)(?:我们|活文档|已锚|之前|上周|\d{1,2}-\d{1,2})[^，。；;\n]{0,16}?"
+                         r"(?<![不没未])(?:基本|完全|大体)?一致|\b(?:matches|consistent with) (?:what )?(?:the living doc|our (?:anchored|earlier))",
+                         re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
-_FORWARD = re.compile(r"(?:^|[\s（(，,；;])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
+_FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
 _ADJACENT = re.compile(r"(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
@@ -90,7 +96,7 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("discard", "", number, text))
         if _CARRIED.search(text):
             marks.append(Mark("carried", "", number, text))
-        elif _ANCHORED.search(text):
+        elif _ANCHORED.search(text) or _CONSISTENT.search(text):
             marks.append(Mark("anchored", "", number, text))
         for match in _PLACED.finditer(text):
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))

@@ -65,7 +65,7 @@ def _is_window_note(path: str) -> bool:
 
 def _said(labels: str) -> str:
     """How the author's note is described: a ⚠ on a heading flags a risk, a cue doubts a claim."""
-    return "来源作者标注风险" if labels == "来源标注风险" else "来源作者自注存疑"
+    return "来源作者标注风险" if labels == "来源标注风险" else f"来源作者自注存疑（{labels}）"
 
 
 def _subject(mention: Mention) -> str:
@@ -111,6 +111,6 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         where = "；".join(f"{m.source} L{m.line}：「{m.context[:80]}」" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
         warnings.append(make_warning(
-            "caveat", f"{subject}：{_said(labels)}（{labels}）——{where}。", risk,
+            "caveat", f"{subject}：{_said(labels)}——{where}。", risk,
             "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论", sources, subject, key))
     return warnings

@@ -1,0 +1,44 @@
+"""The scouts' own marks, in wordings the sample vault does not use: positives and near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.scanner.marks import read_marks
+
+MARKS = [
+    ("- Quokka-KV：丢弃（重复）", "discard"),
+    ("| 4 | Lumen | 不单列，并入上一条 |", "discard"),
+    ("- Orrery decode kernel — dropped, vendor slideware", "discard"),
+    ("- Corvid 调度器 3-02 沿用，无新数字", "carried"),
+    ("- Lumen-Serve (carried over from Monday)", "carried"),
+    ("- Brisk-MoE：已锚入 §2.1", "anchored"),
+    ("- 数字沿用上午那份：吞吐 3,100 tok/s", "anchored"),
+    ("- 结论和我们 3-01 的选型表基本一致", "anchored"),
+    ("- numbers consistent with our anchored table", "anchored"),
+    ("- 建议归入：serving §2 调度", "placed"),
+    ("- file under training §data", "placed"),
+    ("- 多模态那篇转 bo", "forwarded"),
+    ("- forwarded to ann for the RAG line", "forwarded"),
+    ("- serving 主轴仅邻接", "adjacent"),
+    ("- only adjacent to serving", "adjacent"),
+    ("## Quokka-KV ⭐⭐⭐⭐", "rating"),
+]
+NOT_MARKS = [
+    "- 结果和论文不一致，待核",
+    "- 这和 Corvid 的说法一致吗？",
+    "- 旧版沿用的接口在 v2 被移除了",  # a fact about software, not the scout's status of the item
+    "- 我们不丢弃任何请求（零丢包）",
+    "- the scheduler drops requests above the SLO",
+    "- Quokka 已经支持 FP8",
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), MARKS)
+def test_a_scouts_mark_is_read_in_its_kind(line: str, kind: str) -> None:
+    assert kind in [m.kind for m in read_marks([(7, line)])]
+
+
+@pytest.mark.parametrize("line", NOT_MARKS)
+def test_near_misses_are_no_status_mark(line: str) -> None:
+    assert not {m.kind for m in read_marks([(7, line)])} & {"discard", "carried", "anchored"}
