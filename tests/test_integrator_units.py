@@ -273,3 +273,14 @@ def test_the_teams_brief_names_tell_which_topics_it_writes_for():
     assert judge_scope(item, rules).in_topic  # "risk" is no topic it knows
     rules = ScopeRules(**{**rules.__dict__, "known_topics": rules.known_topics | {"risk"}})
     assert not judge_scope(item, rules).in_topic and "转交" in judge_scope(item, rules).reason
+
+
+def test_an_excluded_card_is_named_by_its_categories_in_the_cards_order():
+    from types import SimpleNamespace
+
+    file = _File("inbox/ann/2027-02-01-ann-cards.md", "## arXiv 2702.00666 Quokka retrieval\n- 检索重排\n")
+    item = _by_key(cluster_items(_mentions(file), [file]), "arxiv:2702.00666")
+    item.card = SimpleNamespace(card=42, primary="rag", secondary="llm-infra", title="Quokka retrieval",
+                                summary="检索重排", path="organized/paper_cards/0042.md")
+    fit = judge_scope(item, _rules())
+    assert not fit.in_topic and "分类 rag/llm-infra" in fit.reason  # primary first, as the card has them

@@ -209,7 +209,8 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
             need, score = STRONG, len([h for h in hits if h in {k.lower() for k in rules.keywords}])
         if score >= need:
             return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
-        category = "/".join(sorted(classes))
+        # As the card has them: primary first ("rag/llm-infra" is a RAG card with a secondary category).
+        category = "/".join(c for c in (getattr(card, "primary", None), getattr(card, "secondary", None)) if c)
         why = "但正文无本主轴内容" if accepted else "正文本主轴相关词不足"
         return TopicFit(False, relevance, f"paper_card {card.card} 分类 {category}，{why}（相关词 {relevance} 个）")
     if relevance >= rules.min_relevance:
