@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from agents.integrator.escape import markdown_cell
 from agents.scanner.e1_format import brief_file_name
 from agents.scanner.frontmatter import split_front_matter
 from agents.scanner.notes import decode_bytes
@@ -160,7 +161,7 @@ def publish_brief(
 
 
 def _cell(value: str) -> str:
-    return " ".join(value.replace("|", "｜").split())
+    return markdown_cell(value)
 
 
 def _row_line(row: RegisterRow) -> str:
