@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -123,7 +124,7 @@ def _keep_backup(path: Path) -> Path:
     try:
         os.link(path, backup)
     except OSError:
-        atomic_write_bytes(backup, path.read_bytes())
+        atomic_write_bytes(backup, path.read_bytes(), mode=stat.S_IMODE(path.stat().st_mode))
     return backup
 
 
