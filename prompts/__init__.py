@@ -11,6 +11,7 @@ variables were not all supplied.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -70,6 +71,17 @@ def _environment() -> Environment:
 
 
 _ENV = _environment()
+_FINALIZED: dict[Callable[[object], object], Environment] = {}
+
+
+def _environment_for(finalize: Callable[[object], object] | None) -> Environment:
+    """The shared environment, or an overlay that passes every ``{{ … }}`` value through ``finalize``."""
+    if finalize is None:
+        return _ENV
+    if finalize not in _FINALIZED:
+        # Own cache: a template compiled without ``finalize`` must not be reused with it.
+        _FINALIZED[finalize] = _ENV.overlay(finalize=finalize, cache_size=50)
+    return _FINALIZED[finalize]
 
 
 def template_variables(name: str) -> set[str]:
@@ -83,13 +95,16 @@ def template_variables(name: str) -> set[str]:
         raise TemplateError(f"template {name!r} line {exc.lineno}: {exc.message}") from exc
 
 
-def render_template(name: str, **variables: object) -> str:
-    """Render template ``name``; raise TemplateError naming what the caller did not supply."""
+def render_template(name: str, *, finalize: Callable[[object], object] | None = None, **variables: object) -> str:
+    """Render template ``name``; raise TemplateError naming what the caller did not supply.
+
+    ``finalize`` (optional) is applied to every value the template writes out, e.g. Markdown escaping.
+    """
     missing = sorted(template_variables(name) - set(variables))
     if missing:
         raise TemplateError(f"template {name!r} needs variables the caller did not pass: {', '.join(missing)}")
     try:
-        return _ENV.get_template(name).render(**variables)
+        return _environment_for(finalize).get_template(name).render(**variables)
     except UndefinedError as exc:
         raise TemplateError(f"template {name!r} reads something the caller did not supply: {exc.message}") from exc
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from rich.console import Console
 
 from state.errors import BatonError, ConfigError, SchemaError, ThreadBusy, UsageError
+from state.log_file import log_file_handler
 from state.settings import Settings, settings_from_env
 from workflows import api, coordination
 from workflows import review as review_api
@@ -266,9 +267,8 @@ def _setup_logging(args: argparse.Namespace) -> None:
         settings.log_path.parent.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError, BatonError):
         return  # a bad setting is reported by the command itself
-    handler = logging.FileHandler(settings.log_path, encoding="utf-8")
+    handler = log_file_handler(settings.log_path)  # rotating; URLs cut to scheme://host/…
     _log_file = settings.log_path
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.handlers = [handler]
     root.setLevel(logging.INFO)
 

@@ -12,6 +12,7 @@ sending them unless asked; a run for today holds history older than yesterday.
 
 from __future__ import annotations
 
+import logging
 import sys
 import time as _time
 from collections.abc import Callable, Sequence
@@ -30,6 +31,7 @@ from agents.verifier.arxiv_feed import retry_after
 from state.db import Database
 from state.errors import BatonError, DeliveryError
 from state.files import atomic_write_text
+from state.log_file import redact_url
 from state.models import AlertEntry, GapEntry
 from state.tables.coordination import (
     DeliveryRow,
@@ -40,6 +42,8 @@ from state.tables.coordination import (
     upsert_gap_states,
 )
 from state.vault_config import VaultConfig
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Alert",
@@ -194,11 +198,16 @@ class WebhookSink(_Recipients):
                 try:
                     response = client.post(self.url, json=payload)
                 except httpx.TransportError as exc:
-                    last = f"{type(exc).__name__}: {exc}"
+                    last = f"{type(exc).__name__}: {str(exc).replace(self.url, redact_url(self.url))}"
+                    log.warning("webhook %s to %s attempt %d for %s failed: %s", self.name, redact_url(self.url),
+                                attempt + 1, what, last)
                     continue
                 if response.status_code < 300:
+                    log.info("webhook %s to %s delivered %s", self.name, redact_url(self.url), what)
                     return
                 last = f"HTTP {response.status_code}"
+                log.warning("webhook %s to %s attempt %d for %s failed: %s", self.name, redact_url(self.url),
+                            attempt + 1, what, last)
                 if response.status_code == 429:
                     wait = retry_after(response.headers.get("Retry-After"), self.now())
                     if wait is not None and wait > self.max_wait:
@@ -385,6 +394,7 @@ def deliver_pending(
             try:
                 sink.send(entry)
             except DeliveryError as exc:
+                log.warning("alert %s not delivered through %s: %s", row.key, sink.name, exc)
                 report.failed.append((row.key, sink.name, str(exc)))
                 complete = False
                 continue
@@ -421,6 +431,7 @@ def _deliver_collapsed(db: Database, rows: Sequence[OutboxRow], sinks: Sequence[
         try:
             sink.send(digest)
         except DeliveryError as exc:
+            log.warning("alert %s not delivered through %s: %s", digest.key, sink.name, exc)
             report.failed.append((digest.key, sink.name, str(exc)))
             failed.update(r.id for r in mine)
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from agents.integrator.escape import markdown_cell
 from agents.scanner.e1_format import brief_file_name
 from agents.scanner.frontmatter import split_front_matter
 from agents.scanner.notes import decode_bytes
@@ -122,7 +124,7 @@ def _keep_backup(path: Path) -> Path:
     try:
         os.link(path, backup)
     except OSError:
-        atomic_write_bytes(backup, path.read_bytes())
+        atomic_write_bytes(backup, path.read_bytes(), mode=stat.S_IMODE(path.stat().st_mode))
     return backup
 
 
@@ -160,7 +162,7 @@ def publish_brief(
 
 
 def _cell(value: str) -> str:
-    return " ".join(value.replace("|", "｜").split())
+    return markdown_cell(value)
 
 
 def _row_line(row: RegisterRow) -> str:
