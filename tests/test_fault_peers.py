@@ -15,10 +15,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import date
+from pathlib import Path
 
 import pytest
 
+from agents.coordinator.alerts import record_gaps_and_outbox
 from agents.verifier.arxiv_api import ArxivApi, ArxivSettings
+from state.db import Database
+from state.vault_config import load_vault_config
+from tests.conftest import ANN_DAILY_SCHEDULE
 
 DAY = date(2026, 9, 29)
 BUDGET = 3.0
@@ -150,3 +155,42 @@ def test_each_arxiv_fault_ends_unverified_with_a_reason_within_the_budget(server
     assert verdict.status == "unverified", (server.fault, verdict)  # type: ignore[attr-defined]
     assert verdict.note, server.fault  # type: ignore[attr-defined]
     assert 1 <= out["requests"] <= 3  # type: ignore[operator]
+
+
+# -- webhooks ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["refused", "hang", "500", "429"])
+def test_each_webhook_fault_is_a_recorded_failed_delivery_and_the_alert_stays_pending(
+        fault: str, tmp_path: Path) -> None:
+    from agents.coordinator.alerts import WebhookSink, deliver_pending
+    from tests.test_coordinator_alerts import NOON, NOW, _gaps
+
+    root = tmp_path / "vault"
+    (root / "inbox" / "ann").mkdir(parents=True)
+    (root / "schedule.toml").write_text(ANN_DAILY_SCHEDULE, encoding="utf-8")
+    (root / "topics.toml").write_text("", encoding="utf-8")
+    (root / "inbox" / "ann" / "2026-05-01-daily.md").write_text(
+        "---\ntime: 2026-05-01T11:00:00+08:00\n---\n\nbody text.\n", encoding="utf-8")
+    cfg = load_vault_config(root)
+    db = Database(f"sqlite:///{tmp_path / 'state.db'}")
+    db.upgrade()
+    server = FaultServer(fault)
+    try:
+        sinks = [WebhookSink(("boss",), url=server.url, sleep=lambda _s: None, retries=2, timeout=1.0)]
+        record_gaps_and_outbox(db, cfg, _gaps(cfg, NOON), today=date(2026, 5, 2), now=NOW, run_day=NOON.date())
+        out: dict[str, object] = {}
+        worker = threading.Thread(target=lambda: out.update(report=deliver_pending(db, sinks, now=lambda: NOW)),
+                                  daemon=True)
+        worker.start()
+        worker.join(HANG_GUARD)
+        assert not worker.is_alive(), f"{fault}: delivery still running far past the webhook timeout"
+        report = out["report"]
+        assert report.sent == [] and report.failed, fault  # type: ignore[attr-defined]
+        assert all(reason for _, _, reason in report.failed), fault  # type: ignore[attr-defined]  # each with a reason
+        # Still in the outbox: the next pass tries it again (collapsed into a digest), it is not dropped.
+        again = deliver_pending(db, sinks, now=lambda: NOW)
+        assert again.sent == [] and again.failed and all(f[2] for f in again.failed)
+    finally:
+        server.stop()
+        db.dispose()
