@@ -52,7 +52,7 @@ _LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means|为|是|代表|越多)|风险
 LIST_HEADING = re.compile(r"^\s*#+\s*(?:待核(?:实)?(?:清单|事项|列表)?|to verify|open questions?|needs? checking)\s*[：:]?\s*$",
                           re.IGNORECASE)
 # A mark alone is a caveat only on a claim: a figure, a paper number or a name on the line.
-_CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
+_CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|(?<![A-Za-z])[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
 _SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?:全文|原文|正文)[^，。；,;]{0,4}读完|读完(?:了)?(?:全文|原文)|"
                       r"已读全文|\bread the (?:full|whole) (?:paper|text)\b|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
                       re.IGNORECASE)

@@ -45,8 +45,8 @@ _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n�
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
-_ADJACENT = re.compile(r"(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
-                       r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
+_ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
+                       r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
                        re.IGNORECASE)
 _STARS = re.compile(r"(?:⭐|★){1,5}")
 _TOPIC_TOKEN = re.compile(r"[A-Za-z][\w-]*(?:\.md)?")

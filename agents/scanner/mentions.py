@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import calendar
+import functools
 import re
 from datetime import date
 
@@ -86,13 +88,20 @@ _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
 _SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
 
 
+@functools.lru_cache(maxsize=8)
+def _sentence_ends(line: str) -> tuple[list[int], list[int]]:
+    """(starts, ends) of the sentence ends in ``line``, found once per line (issue 9: per figure was quadratic)."""
+    spans = [match.span() for match in _SENTENCE_END.finditer(line)]
+    return [s for s, _ in spans], [e for _, e in spans]
+
+
 def sentence_at(line: str, start: int, end: int) -> str:
     """Return the sentence of ``line`` that holds ``line[start:end]``, trimmed to 300 characters."""
-    begin = 0
-    for match in _SENTENCE_END.finditer(line, 0, start):
-        begin = match.end()
-    stop_match = _SENTENCE_END.search(line, end)
-    stop = stop_match.end() if stop_match else len(line)
+    starts, ends = _sentence_ends(line)
+    before = bisect.bisect_right(ends, start)  # the last sentence end that closes at or before ``start``
+    begin = ends[before - 1] if before else 0
+    after = bisect.bisect_left(starts, end)  # the first sentence end that opens at or after ``end``
+    stop = ends[after] if after < len(ends) else len(line)
     sentence = line[begin:stop].strip(" -•*|\t")
     return sentence if len(sentence) <= 300 else sentence[:297] + "…"
 
@@ -231,6 +240,7 @@ def _extract(source: str, text: str) -> list[Mention]:
             header = _cells(previous)
         elif not line.strip().startswith("|"):
             header = []
+        apart = bool(_NOT_COMPARABLE.search(line))  # once per line: per figure it was quadratic (issue 9)
         for match in _FIGURE.finditer(line):
             if any(s <= match.start() < e for s, e in url_spans):
                 continue
@@ -251,7 +261,7 @@ def _extract(source: str, text: str) -> list[Mention]:
                                    "first_header": header[0] if header else ""}
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
-                context=sentence, detail={**detail, "apart": bool(_NOT_COMPARABLE.search(line))},
+                context=sentence, detail={**detail, "apart": apart},
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")

@@ -32,7 +32,8 @@ ASSUMED_TIME = time(12, 0)
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})"
     r"(?:(?:T|-)(?P<hhmm>\d{4})(?=[-_.]))?"
-    r"(?P<rest>.*?)(?:\.md)?$"
+    r"(?P<rest>.*?)(?:\.md)?$",
+    re.DOTALL,  # a file name may hold a newline: it is still dated by its name (issue 9)
 )
 _BODY_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?!\d)")
 # A last line ending like these was cut mid-sentence: a comma, an opening
@@ -225,7 +226,7 @@ def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
     _resolve_time(file, tz)
     if text is not None and not text.strip():
         file.problems.append(("empty", "the file is empty" if not raw else "the file holds only whitespace"))
-    elif text is not None and looks_truncated(file.body):
+    elif text is not None and not cut and looks_truncated(file.body):  # a cut file ends mid-line by our cut
         last = [line for line in file.body.rstrip().split("\n") if line.strip()][-1].strip()
         file.problems.append(("truncated", f"the last line is cut mid-sentence: …{last[-30:]!r}"))
     return file
