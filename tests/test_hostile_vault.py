@@ -123,8 +123,6 @@ def test_the_offline_run_finishes_and_the_brief_lists_the_hostile_files(
         assert SECRET.encode() not in db.read_bytes()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 escaping: prompts/brief.md.j2 writes source paths raw, so a file "
-                                       "name with a newline splits a line of the Markdown brief")
 def test_a_file_name_with_a_newline_does_not_split_a_line_of_the_markdown_brief(
         hostile: tuple[DemoManifest, dict[str, str]]) -> None:
     demo, _ = hostile
