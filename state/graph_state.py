@@ -9,6 +9,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 __all__ = ["RunState", "ResumeValue"]
 
 
+# What a decision did, as the CLI, the page and the log say it.
+ACTION_DONE = {"approve": "approved", "reject": "rejected", "discard": "discarded"}
+
+
+def reviewer_name(value: str) -> str:
+    """A reviewer's name, stripped; ValueError unless printable and non-empty."""
+    value = value.strip()
+    if not value or any(not ch.isprintable() for ch in value):
+        raise ValueError("must be a printable, non-empty name")
+    return value
+
+
 class ResumeValue(BaseModel):
     """What ``approve``/``reject`` (or auto-approval) hands the waiting approval step; checked before any write."""
 
@@ -25,10 +37,7 @@ class ResumeValue(BaseModel):
     @field_validator("by")
     @classmethod
     def _printable_name(cls, value: str) -> str:
-        value = value.strip()
-        if not value or any(not ch.isprintable() for ch in value):
-            raise ValueError("must be a printable, non-empty name")
-        return value
+        return reviewer_name(value)
 
 
 class RunState(BaseModel):

@@ -15,7 +15,7 @@ from langgraph.types import Command
 from pydantic import ValidationError
 
 from state.errors import ApprovalError, UsageError
-from state.graph_state import ResumeValue, RunState
+from state.graph_state import ACTION_DONE, ResumeValue, RunState, reviewer_name
 from state.leases import hold
 from state.models import Brief, BriefWarning
 from state.runtime import BatonContext
@@ -130,9 +130,6 @@ def _waiting(graph, thread: str) -> bool:  # type: ignore[no-untyped-def]
     return bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
 
 
-_DONE = {"approve": "approved", "reject": "rejected", "discard": "discarded"}
-
-
 def _not_waiting_message(ctx: BatonContext, thread: str, refused: str | None = None) -> str:
     """Why the thread takes no decision now; ``refused``: the decision that was asked for (not recorded)."""
     decisions = ctx.store.decisions(thread)
@@ -143,7 +140,7 @@ def _not_waiting_message(ctx: BatonContext, thread: str, refused: str | None = N
     last = decisions[-1]
     lead = f"thread {thread!r}: your {refused} was not recorded" if refused else \
         f"thread {thread!r} is not waiting for approval"
-    what = f"{_DONE.get(last.action, last.action)} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
+    what = f"{ACTION_DONE.get(last.action, last.action)} by {last.by} at {last.at:%Y-%m-%d %H:%M} UTC"
     if last.action == "discard":
         return f"{lead}: revision {last.revision} was {what} ({last.reason})"
     if last.action == "approve":
@@ -240,7 +237,7 @@ def _decide(ctx: BatonContext, thread: str, value: ResumeValue,
         stream_thread(graph, Command(resume=resume.model_dump()), config, ctx)
         state = RunState.model_validate(graph.get_state(config).values)
     if not created:
-        what = f"{_DONE.get(row.action, row.action)} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
+        what = f"{ACTION_DONE.get(row.action, row.action)} by {row.by} at {row.at:%Y-%m-%d %H:%M} UTC"
         done = f"; now published to {state.published}" if state.published else ""
         raise AlreadyDecided(f"thread {thread!r}: your {value.action} was not recorded: revision {row.revision} "
                              f"was already {what}{done}", row)
@@ -287,7 +284,10 @@ def dismiss_warning(ctx: BatonContext, thread: str, warning_id: str, by: str, re
     _, day = parse_thread(thread)
     if not reason.strip():
         raise UsageError("a dismissal needs a reason")
-    by = _validated(action="reject", by=by, reason=reason).by  # the same check of the name as a decision
+    try:
+        by = reviewer_name(by)
+    except ValueError as exc:
+        raise UsageError(f"invalid decision: by: {exc}") from exc
     notes = []
     for checked_id, key, action, why in _check_warnings(ctx, thread, [(warning_id, reason)], []):
         ctx.store.record_warning_decision(thread, day.isoformat(), checked_id, key, action, by, why)
@@ -330,9 +330,6 @@ def unpublished(ctx: BatonContext) -> list[Unpublished]:
     return list(found.values())
 
 
-_STATUS_OF_ACTION = {"approve": "approved", "reject": "rejected", "discard": "discarded"}
-
-
 def list_threads(ctx: BatonContext) -> list[ThreadRow]:
     """Every thread with a draft, newest day first: its status, decisions, warning count and age."""
     rows = []
@@ -346,7 +343,7 @@ def list_threads(ctx: BatonContext) -> list[ThreadRow]:
             elif run is not None and run.status in ("running", "failed"):
                 status = run.status
             elif decisions:
-                status = _STATUS_OF_ACTION.get(decisions[-1].action, decisions[-1].action)
+                status = ACTION_DONE.get(decisions[-1].action, decisions[-1].action)
             else:
                 status = "draft"
             updated = (run.finished or run.started) if run is not None else None

@@ -33,7 +33,7 @@ from agents.coordinator.slots import compute_gaps
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
 from state.errors import ApprovalError, ThreadBusy, VaultError
-from state.graph_state import ResumeValue, RunState
+from state.graph_state import ACTION_DONE, ResumeValue, RunState
 from state.leases import hold
 from state.runtime import BatonContext
 from state.settings import Settings
@@ -155,8 +155,7 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                                   auto=value.auto, edited=bool(value.text))
     if row.action == "reject":
         ctx.store.retire_revision(state.thread)
-    done = {"approve": "approved", "reject": "rejected", "discard": "discarded"}.get(row.action, row.action)
-    ctx.progress(f"approve: revision {row.revision} {done} by {row.by}")
+    ctx.progress(f"approve: revision {row.revision} {ACTION_DONE.get(row.action, row.action)} by {row.by}")
     return {"decision": {"action": row.action, "by": row.by, "reason": row.reason, "auto": row.auto,
                          "replace": value.replace, "sha256": row.sha256 or sha256_text(markdown), "id": row.id,
                          "revision": row.revision}}
@@ -165,11 +164,9 @@ def approve(state: RunState, runtime: Runtime[BatonContext]) -> dict:
 def _resume_value(raw: object) -> ResumeValue:
     """baton's own resume value (the CLI and page: the decision already recorded), or Agent Inbox's
     response list (LangGraph Studio, Agent Inbox: recorded by the node), checked before anything is written."""
-    if isinstance(raw, dict) and ("decision_id" in raw or "auto" in raw):
-        return ResumeValue.model_validate(raw)
-    decision = decision_from_resume(raw)
+    decision = raw if isinstance(raw, dict) and "action" in raw else decision_from_resume(raw)
     try:
-        return ResumeValue.model_validate({k: v for k, v in decision.items() if k in ResumeValue.model_fields})
+        return ResumeValue.model_validate(decision)
     except ValidationError as exc:
         raise ApprovalError(f"invalid decision: {exc.errors()[0]['msg']}") from exc
 

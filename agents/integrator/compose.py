@@ -48,7 +48,7 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
-from agents.scanner.e1_format import brief_topic, is_brief_path
+from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -425,10 +425,9 @@ def _coordination_lines(scan: WindowScan, limit: int = 40) -> list[dict]:
     """The window's coordination notes, as data for the model's reading of what they claim."""
     notes = []
     for file in scan.files:
-        if "coordination" in PurePosixPath(file.path).name.lower() and file.body:
+        if is_coordination_path(file.path) and file.body:
             lines = [line.strip() for line in file.body.split("\n") if line.strip()][:limit]
-            notes.append({"path": file.path, "text": "\n".join(line[:200] for line in lines)
-                          .replace("</source", "<\\/source").replace("<source", "<\\source")})
+            notes.append({"path": file.path, "text": "\n".join(line[:200] for line in lines)})
     return notes
 
 

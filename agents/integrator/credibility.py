@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
-from agents.scanner.e1_format import is_brief_path
+from agents.scanner.e1_format import is_brief_path, is_coordination_path
 
 __all__ = ["Credibility", "OFFICIAL_HOSTS", "score_credibility", "is_official_url"]
 
@@ -74,7 +73,7 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
 
 def _relays(path: str) -> bool:
     """Briefs and coordination notes restate the scouts' notes: not independent evidence."""
-    return is_brief_path(path) or "coordination" in PurePosixPath(path).name.lower()
+    return is_brief_path(path) or is_coordination_path(path)
 
 
 def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),

@@ -156,8 +156,9 @@ class ModelWriter:
         empty = SecondOpinion([], [], [])
         if not candidates:
             return empty
+        quoted_notes = [{**note, "text": _data(note["text"])} for note in coordination]
         asked = self._ask("scope", "llm_scope.j2", "范围复核", ScopeAnswer, candidates=list(candidates),
-                          limits=limits, coordination=list(coordination))
+                          limits=limits, coordination=quoted_notes)
         if asked is None:
             return empty
         answer, user = asked

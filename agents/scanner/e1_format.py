@@ -54,6 +54,11 @@ def brief_topic(path: str) -> str | None:
     return match.group("topic") if match else None
 
 
+def is_coordination_path(path: str) -> bool:
+    """Tell whether a vault path is a coordination note (``inbox/<lead>/*coordination*``): a relay too."""
+    return "coordination" in PurePosixPath(path).name.lower()
+
+
 def is_brief_path(path: str) -> bool:
     """Tell whether a vault path is an E1 brief (a relay of its sources, not a first-hand note)."""
     return is_brief_name(PurePosixPath(path).name)
