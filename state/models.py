@@ -144,6 +144,8 @@ class BriefWarning(_Model):
     subject: str | None = None
     key: str | None = None
     decision: str | None = None
+    # A new number for a finding a brief wrote under a number that names another thing ("<path> D195").
+    renumbered_from: str | None = None
 
     @field_validator("kind")
     @classmethod
@@ -247,3 +249,6 @@ class Brief(_Model):
     # without their conditions ({"kind": "unconditioned", key, title, claim, note}) and its reading of the
     # coordination notes ({"kind": "coordination", claim, note}).
     llm_opinions: list[dict] = Field(default_factory=list)
+    # Malformed arXiv numbers whose intended identifier is certain (same name, the full number elsewhere):
+    # counted under that identifier and listed here, not warned of ({written, id, sources, why}).
+    repaired_ids: list[dict] = Field(default_factory=list)

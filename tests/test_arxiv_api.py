@@ -122,7 +122,7 @@ def test_malformed_ids_never_reach_the_server(arxiv_fake: ArxivFake) -> None:
     sent = [i for seen in arxiv_fake.requests for i in seen.ids]
     assert sent == ["2511.02230"]
     assert verdicts["2511.0223"].status == "malformed"
-    assert "5 digits" in (verdicts["2511.0223"].note or "")
+    assert "5 位数字" in (verdicts["2511.0223"].note or "")
     assert verdicts["not-an-id"].status == "malformed" and verdicts["2613.01234"].status == "malformed"
     assert verdicts["2511.02230"].status == "ok"
 

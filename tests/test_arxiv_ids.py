@@ -30,7 +30,7 @@ def test_truncated_number_is_kept_as_malformed_with_a_reason() -> None:
     refs = find_arxiv_refs("Continnum 2511.0223（VLDB 2026）")
     assert len(refs) == 1
     assert refs[0].malformed and refs[0].id == "2511.0223"
-    assert "5 digits" in (refs[0].reason or "")
+    assert "5 位数字" in (refs[0].reason or "")
 
 
 @pytest.mark.parametrize("text", ["vLLM v0.30.0", "吞吐 1.7% 提升", "2026.09 月报", "details/1652044", "$12500.00"])

@@ -23,6 +23,15 @@ MARKS = [
     ("- serving 主轴仅邻接", "adjacent"),
     ("- only adjacent to serving", "adjacent"),
     ("## Quokka-KV ⭐⭐⭐⭐", "rating"),
+    # A status word right after the bullet or the list number.
+    ("- 沿用，数字不变", "carried"),
+    ("2. 丢弃：与上一条重复", "discard"),
+    ("> 已锚入 §3.2", "anchored"),
+    # The scout says the item brings nothing new, anywhere on its line.
+    ("- 没有新结论，只是又一个复测源", "carried"),
+    ("- 结论不变，补了硬件条件", "carried"),
+    ("- No new findings; it repeats Monday's numbers", "carried"),
+    ("- nothing new here beyond the table", "carried"),
 ]
 NOT_MARKS = [
     "- 结果和论文不一致，待核",
@@ -31,6 +40,10 @@ NOT_MARKS = [
     "- 我们不丢弃任何请求（零丢包）",
     "- the scheduler drops requests above the SLO",
     "- Quokka 已经支持 FP8",
+    "- 沿用的接口在 v2 被移除",  # a word of the sentence, not a status after the bullet
+    "- 这篇是否没有新结论？要看全文",
+    "- 新结论：吞吐提升 2×",
+    "- new findings: 2× throughput on H100",
 ]
 
 

@@ -14,7 +14,13 @@ from agents.verifier.checks import check_instructions, run_checks
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, figure_claims
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
 from agents.verifier.facts import PaperFacts
-from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_single_source
+from agents.verifier.identifiers import (
+    certain_repairs,
+    check_id_conflicts,
+    check_malformed,
+    check_single_source,
+    repaired_mentions,
+)
 from agents.verifier.names import arxiv_name
 from agents.verifier.titles import check_titles
 from state.db import Database
@@ -64,10 +70,30 @@ def test_metadata_and_links_are_not_names(line: str) -> None:
 
 
 def test_malformed_number_points_to_the_full_one_written_elsewhere() -> None:
-    mentions = [*_mentions("a.md", "- Continnum 2511.0223（VLDB 2026）"),
-                *_mentions("b.md", "### Continnum arXiv 2511.02230v7")]
+    mentions = [*_mentions("a.md", "- 见 2604.0117 的第 3 张表"),
+                *_mentions("b.md", "### Quillstream arXiv 2604.01170v2")]
     [warning] = check_malformed(mentions, [])
-    assert warning.kind == "id_malformed" and "2511.02230" in warning.text and warning.sources == ["a.md"]
+    assert warning.kind == "id_malformed" and "2604.01170" in warning.text and warning.sources == ["a.md"]
+
+
+def test_a_number_missing_a_digit_under_the_same_name_is_repaired_not_warned() -> None:
+    mentions = [*_mentions("a.md", "- Quillstream 2604.0117（OSDI 2026）"),
+                *_mentions("b.md", "### Quillstream arXiv 2604.01170v2")]
+    assert check_malformed(mentions, []) == []
+    repairs = certain_repairs(mentions, [])
+    assert repairs["2604.0117"][0] == "2604.01170" and "Quillstream" in repairs["2604.0117"][1]
+    fixed = repaired_mentions(mentions, repairs)
+    assert [m.value for m in fixed if m.kind == "arxiv"] == ["2604.01170", "2604.01170"]
+    assert fixed[0].detail["written_as"] == "2604.0117" and not fixed[0].detail.get("malformed")
+
+
+@pytest.mark.parametrize("others", [
+    "### Tidepool arXiv 2604.01170v2",  # another name under the full number: not certain
+    "### Quillstream arXiv 2604.01170v2\n### Quillstream-2 arXiv 2604.01171",  # two full numbers
+])
+def test_a_repair_that_is_not_certain_stays_a_warning(others: str) -> None:
+    mentions = [*_mentions("a.md", "- Quillstream 2604.0117（OSDI 2026）"), *_mentions("b.md", others)]
+    assert [w.kind for w in check_malformed(mentions, [])] == ["id_malformed"]
 
 
 def test_malformed_number_uses_a_title_search_candidate_when_nothing_else_helps() -> None:
@@ -210,7 +236,9 @@ def test_sample_inference_2026_09_29(sample_vault: Path, tmp_path: Path) -> None
     run_checks(earlier.mentions, earlier.cards, {}, date(2026, 9, 28), "inference:2026-09-28", db)
     warnings = run_checks(scan.mentions, scan.cards, {}, day, "inference:2026-09-29", db, references=references)
     text = {w.kind: [x.text for x in warnings if x.kind == w.kind] for w in warnings}
-    assert any("2511.0223" in t and "2511.02230" in t for t in text["id_malformed"])
+    # "Continnum 2511.0223" beside "Continnum 2511.02230v7": a certain repair, not a warning.
+    assert "id_malformed" not in text
+    assert certain_repairs(scan.mentions, scan.cards)["2511.0223"][0] == "2511.02230"
     assert any("vLLM" in t and "0.29.0" in t and "0.30.0" in t for t in text["version_conflict"])
     assert any("SGLang" in t and "85ms" in t and "42–80ms" in t for t in text["number_conflict"])
     assert any("54 个" in t and "48 个" in t for t in text["number_conflict"])
@@ -250,11 +278,11 @@ def test_a_title_search_that_could_not_be_made_is_said_in_the_identifier_note() 
     from agents.verifier.node import arxiv_entries
 
     verdicts = {"2611.0412": ArxivLookup(query="2611.0412", id="2611.0412", version=None, status="malformed",
-                                         note="'2611.0412': since 2015 the number after YYMM has 5 digits")}
+                                         note="2611.0412：2015 年起 YYMM 之后应为 5 位数字，此处为 4 位")}
     [entry] = arxiv_entries(verdicts, [], ZoneInfo("Asia/Shanghai"), {},
                             {"2611.0412": "arXiv title search 'PrefixWeaver' skipped: offline, not in cache"})
     assert entry.verified == "malformed" and entry.likely is None
-    assert "5 digits" in entry.note and "title search 'PrefixWeaver' skipped: offline" in entry.note
+    assert "5 位数字" in entry.note and "title search 'PrefixWeaver' skipped: offline" in entry.note
 
 
 def test_figures_on_different_hardware_are_two_conditions_not_a_conflict() -> None:

@@ -28,10 +28,12 @@ from agents.integrator.scope import (
     ScopeRules,
     judge_scope,
     names_tracked,
+    quiet_notes,
     section_terms,
     text_relevance,
     topical_passages,
     tracked_subjects,
+    with_note_remarks,
 )
 from agents.integrator.sections import SectionMatch, propose_section
 from agents.integrator.select import (
@@ -48,7 +50,8 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
-from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path
+from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
+from agents.verifier.identifiers import certain_repairs, repaired_mentions
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -155,6 +158,42 @@ def _about(warning: BriefWarning, item: Item) -> bool:
         len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
 
 
+def _card_age(warning: BriefWarning) -> bool:
+    """The warning says a card's paper is older than the card (``verifier.dates``), nothing else."""
+    return warning.kind == "date_mismatch" and (warning.key or "").startswith("date_mismatch:card:")
+
+
+def _paper_month(item: Item) -> str | None:
+    """The YYMM prefix of the item's card's arXiv number (its submission month) when the paper is older
+    than its card by two months or more; None otherwise."""
+    card = item.card
+    if card is None or not re.fullmatch(r"\d{4}\.\d{4,5}", str(card.arxiv)):
+        return None
+    year, month = 2000 + int(str(card.arxiv)[:2]), int(str(card.arxiv)[2:4])
+    ingested = card.ingested.date()
+    return str(card.arxiv)[:4] if (ingested.year * 12 + ingested.month) - (year * 12 + month) >= 2 else None
+
+
+def _named_for_item(warning: BriefWarning, chosen: Sequence[tuple[Item, Judgement, TopicFit, int]],
+                    details: Mapping[str, tuple]) -> BriefWarning:
+    """A caveat standing on a paper's or a page's own passage is about that item, whatever name its
+    line happens to hold first (the model a benchmark ran, a vendor): it is named after the item.
+    A note digest's caveats keep their claim's own name (the digest bundles many subjects)."""
+    if warning.kind != "caveat":
+        return warning
+    for item, *_ in chosen:
+        if item.key.startswith("note:") or not _about(warning, item):
+            continue
+        subject = warning.subject or ""
+        title = str(details[item.key][3])
+        if subject in item.arxiv or subject.lower() in title.lower() or any(subject.lower() == n.lower() for n in item.names):
+            return warning
+        short = title if len(title) <= 40 else title[:39] + "…"
+        text = warning.text.replace(f"{subject}：", f"{short}：", 1) if subject else warning.text
+        return warning.model_copy(update={"subject": short, "text": text})
+    return warning
+
+
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
                        topical: Callable[[str], bool],
                        other_briefs: Collection[str] = ()) -> tuple[list[BriefWarning], list[dict]]:
@@ -168,8 +207,7 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
     findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
     for warning in warnings:
         covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)), None)
-        relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and bool(warning.sources) and all(
-            s in other_briefs or (is_brief_path(s) and s.startswith("inbox/")) for s in warning.sources)
+        relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and relayed_only(warning.sources)
         if relayed:
             # Found only in briefs (another topic's, earlier days'): they relay their notes, and their own
             # topic carries the finding; this brief reports what its first-hand sources show.
@@ -181,6 +219,13 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             ok = any(_about(warning, item) for item in chosen) or (
                 warning.kind == "caveat" and warning.risk in ("中", "高") and topical(warning.text))
             why = "所涉条目未入选本轮增量"
+        elif _card_age(warning):
+            # An old paper carded today is a fact about the item, said in the item; it is a question for
+            # the reviewer only where the queue ranks it as today's priority read (a ranking to check).
+            about = [item for item in in_topic if _about(warning, item)]
+            ok = any(item.queue_flag for item in about)
+            why = ("所涉条目在本主轴之外" if not about else
+                   "旧论文今日入卡，无来源把它当作新作（work-queue 未列为优先精读）；论文日期已在条目中注明")
         elif warning.kind in ITEM_KINDS:
             ok = any(_about(warning, item) for item in in_topic)
             why = "所涉条目在本主轴之外"
@@ -230,7 +275,12 @@ def integrate(
     as_of_version = scan.living.version_as_of(scan.day, scan.end)
     doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
-    items = cluster_items(scan.mentions, scan.files, scan.cards, scan.queue.rows if scan.queue else [])
+    repairs = certain_repairs(scan.mentions, scan.cards)
+    items = cluster_items(repaired_mentions(scan.mentions, repairs), scan.files, scan.cards,
+                          scan.queue.rows if scan.queue else [])
+    repaired_ids = [{"written": written, "id": fixed, "why": why,
+                     "sources": sorted({m.source for m in scan.mentions if m.kind == "arxiv" and m.value == written})}
+                    for written, (fixed, why) in sorted(repairs.items())]
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
     mistaken = mistaken_numbers(warnings, titles, {i for s in scan.living.sections for b in s.bullets for i in b.arxiv},
@@ -253,7 +303,10 @@ def integrate(
     tracked = tracked_subjects([bullet for _, bullet in anchored])
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
+    quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
     for item in items:
+        if not any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):  # anchored: carried, not excluded
+            item = with_note_remarks(item, quiet, {s.path for s in scan.sources if is_brief_path(s.path)})
         # A number written for another paper is listed for audit, never sold as an item of its own.
         wrong.extend(_mistaken_entry(i, mistaken[i], item, results) for i in item.arxiv if i in mistaken)
         if any(i in mistaken for i in item.arxiv):
@@ -331,6 +384,7 @@ def integrate(
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
                                              lambda text: text_relevance(text, rules) >= 1, other_briefs)
+    warnings = [_named_for_item(w, chosen, details) for w in warnings]
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
     # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.
@@ -359,7 +413,10 @@ def integrate(
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
         kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
-        late = next((w.id for w in kept_on_item if w.kind == "date_mismatch"), None)
+        flagged = next((w.id for w in kept_on_item if _card_age(w)), None)
+        month = _paper_month(item)
+        late = f"论文并非新作，见 {flagged}" if flagged else (
+            f"论文并非新作：arXiv 号前缀 {month} 即其提交年月" if month else None)
         points, argument, relation = words[rank - 1] if words else (
             key_points(item, judgement), core_argument(item, title, judgement, doc, late),
             relation_text(item, judgement, match, scan, doc))
@@ -388,7 +445,8 @@ def integrate(
     citable.extend(wrong)
     listed = {entry.id for entry in citable}
     citable.extend(entry for key, entry in sorted(results.items())
-                   if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed)
+                   if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed
+                   and key not in repairs)
     health = source_health(today_counts(scan), history_counts)
     statuses = [inc.status for inc in increments]
     density = density_of(statuses)
@@ -406,6 +464,7 @@ def integrate(
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
         excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert, set_aside=set_aside,
+        repaired_ids=repaired_ids,
     )
     refresh_summary(brief, topic.increments)
     if writer is not None:

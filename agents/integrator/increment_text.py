@@ -230,8 +230,8 @@ def _version(version: str | None) -> str:
 
 
 def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None = None) -> str:
-    """Why the item matters against the living document; ``late``: the warning id saying the paper is
-    older than its card (new to the vault, not a new paper)."""
+    """Why the item matters against the living document; ``late``: what to say when the paper is older
+    than its card (new to the vault, not a new paper): its month, or the warning that says so."""
     agents = sorted(item.agents)
     facts = [f"{len(item.note_sources)} 份笔记（{' / '.join(agents) or '—'}）"]
     if item.card is not None:
@@ -239,7 +239,7 @@ def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: 
     if item.queue_flag:
         facts.append(f"work-queue {item.queue_flag}")
     if judgement.status == "net_new":
-        first = f"今日首次入卡（论文并非新作，见 {late}）" if late else "今日首次出现"
+        first = f"今日首次入卡（{late}）" if late else "今日首次出现"
         return (f"{_label(item, title)} {first}，{doc} 与往期简报均未锚入；依据 {'、'.join(facts)}"
                 f"；要点摘自来源原句（见上）。")
     figures = [f.raw for f in judgement.new_figures]

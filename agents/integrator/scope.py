@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import Mark, placement_topic, read_marks
 
-__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "own_text", "section_terms", "text_relevance", "topical_passages"]
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -134,6 +134,60 @@ def _where(path: str, mark: Mark) -> str:
     return f"{path} L{mark.line}"
 
 
+def _says_nothing_for(remark: str, names: Collection[str]) -> bool:
+    """The remark says the topic gets nothing here: "serving 主轴：无 NET-new", "本轮 serving 相关度低"
+    (the topic before the words), "nothing new for serving" (after them)."""
+    said = NOTHING_FOR.search(remark)
+    if not said:
+        return False
+    before, after = remark[: said.start()].lower(), remark[said.end(): said.end() + 24].lower()
+    return any(name in before for name in names) or (
+        said.group(0).lower().endswith(" for") and any(re.match(rf"\s*(?:the\s+)?{re.escape(n)}\b", after) for n in names))
+
+
+_SUMMARY_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(?:本轮|今日|本次)?\s*(?:小结|总结|结论|summary|wrap[- ]?up|tl;?dr)\b",
+                              re.IGNORECASE)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+
+
+def _note_level_lines(text: str) -> list[str]:
+    """The lines where a note speaks of itself: before its first section, and under a summary heading."""
+    lines, inside, seen_section = [], False, False
+    for line in text.split("\n"):
+        if _HEADING.match(line):
+            if line.lstrip().startswith("# "):  # the title: the preamble continues
+                continue
+            seen_section, inside = True, bool(_SUMMARY_HEADING.match(line))
+            continue
+        if not seen_section or inside:
+            lines.append(line.strip())
+    return lines
+
+
+def quiet_notes(files: Sequence[Any], names: Collection[str]) -> dict[str, str]:
+    """Notes that say of themselves — in their preamble or summary, not of one section — that they hold
+    nothing for this topic ("本轮 serving 相关度低", "serving NET-new：无"): path → the note's own words."""
+    quiet = {}
+    for file in files:
+        said = next((line for line in _note_level_lines(str(getattr(file, "body", "") or getattr(file, "text", "") or ""))
+                     if _says_nothing_for(line, names)), None)
+        if said:
+            quiet[str(file.path)] = said
+    return quiet
+
+
+def with_note_remarks(item: Item, quiet: dict[str, str], briefs: Collection[str]) -> Item:
+    """An item whose every first-hand source is a note that says it holds nothing for this topic carries
+    that note's words (a card or another note discussing it speaks for itself)."""
+    if item.key.startswith("note:") or item.card is not None:
+        return item
+    first_hand = [s for s in item.sources if s not in briefs]
+    if not first_hand or not all(s in quiet for s in first_hand):
+        return item
+    return replace(item, remarks=[*item.remarks, *(quiet[s] for s in first_hand)],
+                   sources=first_hand + [s for s in item.sources if s not in first_hand])
+
+
 def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (),
                 extra_text: Sequence[str] = ()) -> TopicFit:
     """Decide whether ``item`` is in ``rules.topic``'s scope, with the reason and the evidence.
@@ -152,10 +206,6 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         words = {w.lower().removesuffix(".md") for w in re.findall(r"[A-Za-z][\w.-]*", value)}
         return bool(words & ours), bool(words & (rules.known_topics - ours))
 
-    for remark in getattr(item, "remarks", []):
-        said = NOTHING_FOR.search(remark)  # "serving 主轴：无 NET-new", "本轮 serving 相关度低"
-        if said and any(name in remark[: said.start()].lower() for name in ours):
-            return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
     for path, mark in marks:
         if mark.kind == "adjacent" and mark.value in ours:
             return TopicFit(False, relevance, f"来源标注「{rules.topic} 主轴仅邻接」（{_where(path, mark)}）")
@@ -192,6 +242,9 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     if forwarded is not None:  # handed to another topic ("转 training"): that topic's, not ours
         path, mark = forwarded
         return TopicFit(False, relevance, f"来源标注转交「{mark.value[:40]}」（{_where(path, mark)}）")
+    for remark in getattr(item, "remarks", []):
+        if _says_nothing_for(remark, ours):  # the note itself (or, for its items, its preamble or summary)
+            return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
     if placed_else is not None and relevance < STRONG:
         path, mark = placed_else
         return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"

@@ -55,13 +55,13 @@ def _check_new_style(number: str) -> str | None:
     yymm, seq = number.split(".")
     month = int(yymm[2:])
     if not 1 <= month <= 12:
-        return f"month {yymm[2:]} in {number!r} is not 01-12"
+        return f"{number} 中的月份 {yymm[2:]} 不在 01–12"
     if int(yymm) < 704:
-        return f"{number!r}: new-style identifiers start in 0704"
+        return f"{number}：新式编号从 0704 开始"
     if int(yymm) <= 1412 and len(seq) != 4:
-        return f"{number!r}: before 2015 the number after YYMM has 4 digits"
+        return f"{number}：2015 年以前 YYMM 之后为 4 位数字"
     if int(yymm) >= 1501 and len(seq) != 5:
-        return f"{number!r}: since 2015 the number after YYMM has 5 digits, this one has {len(seq)}"
+        return f"{number}：2015 年起 YYMM 之后应为 5 位数字，此处为 {len(seq)} 位"
     return None
 
 
@@ -128,6 +128,6 @@ def parse_arxiv_id(identifier: str) -> ArxivRef:
         id=text,
         version=None,
         malformed=True,
-        reason=f"{text!r} is not an arXiv identifier (YYMM.NNNNN, YYMM.NNNN or archive/YYMMNNN, optional vN)",
+        reason=f"{text!r} 不是 arXiv 编号（应为 YYMM.NNNNN、YYMM.NNNN 或 archive/YYMMNNN，可带 vN）",
         end=len(text),
     )

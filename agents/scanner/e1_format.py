@@ -13,11 +13,12 @@ clustering and source weighting, and the drafts and publishing (file names).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from pathlib import PurePosixPath
 
 __all__ = [
-    "BRIEF_SLUG", "brief_file_name", "is_brief_name", "is_brief_path", "PART", "PART_LINE", "INCREMENT_HEAD",
+    "BRIEF_SLUG", "brief_file_name", "is_brief_name", "is_brief_path", "relayed_only", "PART", "PART_LINE", "INCREMENT_HEAD",
     "INCREMENT_LINE", "WARNING_LINE", "D_NUMBER",
 ]
 
@@ -62,3 +63,9 @@ def is_coordination_path(path: str) -> bool:
 def is_brief_path(path: str) -> bool:
     """Tell whether a vault path is an E1 brief (a relay of its sources, not a first-hand note)."""
     return is_brief_name(PurePosixPath(path).name)
+
+
+def relayed_only(sources: Sequence[str]) -> bool:
+    """Whether a finding stands only in briefs of the inbox (another topic's, earlier days'): they relay
+    their notes, so the finding has no first-hand source here."""
+    return bool(sources) and all(s.startswith("inbox/") and is_brief_path(s) for s in sources)

@@ -26,7 +26,7 @@ __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 MarkKind = Literal["discard", "carried", "anchored", "placed", "forwarded", "adjacent", "rating"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
-_LEAD = r"(?:^|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
+_LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
 _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
                       r"不单列|不另列|不重复记|不作增量|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:（()）\]】|,，。;；\s]|$)",
                       re.IGNORECASE | re.MULTILINE)
@@ -36,6 +36,11 @@ _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
                        r"(?=[\s：:）)\]】|,，。;；\d]|$)", re.IGNORECASE | re.MULTILINE)
+# The scout says the item brings nothing new, wherever on its line: "没有新结论，价值在于又一个独立源",
+# "结论不变", "no new findings, just another source". Carried, like 沿用.
+_NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:什么)?新(?:的)?(?:结论|发现|东西|内容|信息|观点)|结论(?:不变|没变|未变)|"
+                          r"\bno new (?:findings?|conclusions?|results?|insights?|information|claims?)\b|\bnothing new\b",
+                          re.IGNORECASE)
 # The scout finds the item agrees with what is anchored: "数字沿用 15:05", "和我们 9-27 决策树基本一致",
 # "matches what the living doc already says". Anchored, not NET-new (new figures still make it an integration).
 _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)(?:我们|活文档|已锚|之前|上周|\d{1,2}-\d{1,2})[^，。；;\n]{0,16}?"
@@ -94,7 +99,7 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             continue
         if _DISCARD.search(text):
             marks.append(Mark("discard", "", number, text))
-        if _CARRIED.search(text):
+        if _CARRIED.search(text) or _NOTHING_NEW.search(text):
             marks.append(Mark("carried", "", number, text))
         elif _ANCHORED.search(text) or _CONSISTENT.search(text):
             marks.append(Mark("anchored", "", number, text))

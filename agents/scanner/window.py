@@ -24,6 +24,8 @@ __all__ = ["WindowScan", "scan_window", "is_slot_brief", "BASELINE_DAYS"]
 
 BASELINE_DAYS = 2  # earlier briefs of the slot read as the baseline (the examples read D-2 and D-1)
 # Which defect names a file's status when several apply: the first in this order.
+# Where a file's time was read from, as the brief says it.
+_TIME_FROM = {"name": "文件名", "front_matter": "front matter", "body": "正文", "date_only": "文件名仅有日期"}
 _PRECEDENCE = ("unreadable", "undated", "decode_error", "bad_front_matter", "out_of_window", "duplicate",
                "empty", "truncated")
 
@@ -125,7 +127,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
                 file = read_vault_file(cfg.root, path, tz)
                 scan.sources.append(_entry(
                     file, "brief", ["out_of_window"],
-                    {"out_of_window": "this slot's own brief for the day: the output being written, not an input"},
+                    {"out_of_window": "本棒位当日的简报：正是要写的输出，不作输入"},
                     False, 0))
                 continue
             if _near(name.day, scan):
@@ -137,19 +139,20 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
         reasons = dict(file.problems)
         if file.time is None:
             flags.append("undated")
-            reasons["undated"] = "no date in the file name (YYYY-MM-DD…): not a dated note, cannot be placed in a window"
+            reasons["undated"] = "文件名中没有日期（YYYY-MM-DD…）：不是带日期的笔记，无法归入窗口"
         in_window = file.time is not None and scan.start < file.time <= scan.end
         if file.time is not None and not in_window:
             flags.append("out_of_window")
-            side = "before the window start" if file.time <= scan.start else "after the window end"
-            reasons["out_of_window"] = (f"{file.time:%Y-%m-%d %H:%M} ({file.time_from}) is {side} "
-                                        f"({scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]")
+            side = "早于窗口开始" if file.time <= scan.start else "晚于窗口结束"
+            origin = _TIME_FROM.get(file.time_from or "", file.time_from or "")
+            reasons["out_of_window"] = (f"{file.time:%Y-%m-%d %H:%M}（{origin}）{side}"
+                                        f"（{scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]）")
         duplicate_of = None
         if file.sha256 and file.size and in_window:
             if file.sha256 in kept:
                 duplicate_of = kept[file.sha256].path
                 flags.append("duplicate")
-                reasons["duplicate"] = f"byte-identical to {duplicate_of} (sha256 {file.sha256[:12]}…), kept the earlier"
+                reasons["duplicate"] = f"与 {duplicate_of} 逐字节相同（sha256 {file.sha256[:12]}…），保留较早的一份"
             else:
                 kept[file.sha256] = file
         text = file.text or ""
@@ -209,8 +212,8 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
                             sha256=file.sha256, in_window=in_window, title=card.title)
         if not in_window:
             entry.status, entry.flags = "out_of_window", ["out_of_window"]
-            entry.reason = (f"ingested {when:%Y-%m-%d %H:%M}, outside the window "
-                            f"({scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]")
+            entry.reason = (f"入卡时间 {when:%Y-%m-%d %H:%M} 在窗口之外"
+                            f"（{scan.start:%Y-%m-%d %H:%M} – {scan.end:%Y-%m-%d %H:%M}]）")
         scan.sources.append(entry)
         if in_window:
             scan.cards.append(card)
@@ -227,7 +230,7 @@ def _read_organized(cfg: VaultConfig, relative: str, kind: str, scan: WindowScan
     path = cfg.root / relative
     if not path.is_file():
         scan.sources.append(SourceEntry(path=relative, kind=kind, status="unreadable", in_window=False,
-                                        reason=f"{relative} is missing from the vault", flags=["unreadable"]))
+                                        reason=f"库中没有 {relative}", flags=["unreadable"]))
         return None
     file = read_vault_file(cfg.root, path, cfg.tz)
     if file.text is None:
@@ -251,7 +254,7 @@ def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
                             encoding=queue.encoding, relevance=3)
         if scan.queue is None:
             entry.status, entry.in_window, entry.flags = "out_of_window", False, ["out_of_window"]
-            entry.reason = f"no snapshot taken at or before {scan.end:%Y-%m-%d %H:%M}"
+            entry.reason = f"{scan.end:%Y-%m-%d %H:%M} 及之前没有队列快照"
         else:
             entry.time, entry.time_from = scan.queue.taken, "body"
             entry.title = f"snapshot {scan.queue.taken:%Y-%m-%d %H:%M} · {len(scan.queue.rows)} rows"

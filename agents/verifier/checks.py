@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
+from agents.scanner.e1_format import relayed_only
 from agents.verifier.caveats import check_caveats
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
@@ -81,8 +82,9 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
     warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates)
     if db is not None:
         track_promises(db, mentions, day)
+        # A finding only relayed by briefs is set aside by the integrator: it gets no number to burn.
         numbered = assign_numbers(db, thread, [w for w in [*warnings, *promise_warnings(db, day)]
-                                               if w.kind not in ITEM_KINDS])
-        warnings = [*numbered, *(w for w in warnings if w.kind in ITEM_KINDS)]
+                                               if w.kind not in ITEM_KINDS and not relayed_only(w.sources)])
+        warnings = [*numbered, *(w for w in warnings if w.kind in ITEM_KINDS or relayed_only(w.sources))]
         warnings = [*warnings, *collisions(db, as_of=day, since=since)]
     return [w.model_copy(update={"id": f"W{i}"}) for i, w in enumerate(warnings, start=1)]

@@ -14,7 +14,7 @@ from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
 from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
 from state.models import BriefWarning, Mention
 
-__all__ = ["likely_ids", "check_malformed", "check_id_conflicts", "check_single_source"]
+__all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
 
 # A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
 # Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
@@ -52,14 +52,53 @@ def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
     return found
 
 
+def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike]) -> dict[str, tuple[str, str]]:
+    """Malformed numbers whose intended identifier is certain: the well-formed number that starts with
+    the same digits, under the same name in another source ("Continuum 2511.0223" beside "Continuum
+    2511.02230"). Nothing is left to verify: the number is repaired and the repair listed, not warned of."""
+    wellformed = {m.value for m in mentions if m.kind == "arxiv" and not m.detail.get("malformed")}
+    names = arxiv_names(mentions)
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for named in names:
+        if not named.mention.detail.get("malformed"):
+            by_name[name_key(named.name)].add(named.id)
+    repairs: dict[str, tuple[str, str]] = {}
+    for mention in mentions:
+        if mention.kind != "arxiv" or not mention.detail.get("malformed") or mention.value in repairs:
+            continue
+        digits = mention.value
+        prefixed = sorted(i for i in wellformed if i.startswith(digits) and i != digits)
+        own = [n for n in names if n.mention is mention or (n.id == digits and n.mention.source == mention.source)]
+        same_name = {i for n in own for i in by_name.get(name_key(n.name), set())}
+        if len(prefixed) == 1 and prefixed[0] in same_name:
+            name = next(n.name for n in own if prefixed[0] in by_name.get(name_key(n.name), set()))
+            repairs[digits] = (prefixed[0], f"同名「{name}」在其他来源写作 {prefixed[0]}，本号为其缺位写法")
+    return repairs
+
+
+def repaired_mentions(mentions: Sequence[Mention], repairs: Mapping[str, tuple[str, str]]) -> list[Mention]:
+    """The mentions with each certainly-repaired number replaced by its identifier (``written_as`` kept)."""
+    out = []
+    for mention in mentions:
+        fixed = repairs.get(mention.value) if mention.kind == "arxiv" and mention.detail.get("malformed") else None
+        if fixed is None:
+            out.append(mention)
+            continue
+        detail = {k: v for k, v in mention.detail.items() if k not in ("malformed", "reason")}
+        out.append(mention.model_copy(update={"value": fixed[0], "detail": {**detail, "written_as": mention.value}}))
+    return out
+
+
 def check_malformed(mentions: Sequence[Mention], cards: Sequence[CardLike],
                     candidates: Mapping[str, Sequence[str]] | None = None,
                     references: Sequence[Mention] = ()) -> list[BriefWarning]:
-    """``id_malformed``: a number that breaks arXiv's scheme, with the likely intended one."""
+    """``id_malformed``: a number that breaks arXiv's scheme, with the likely intended one (a number
+    whose repair is certain is not a warning: see ``certain_repairs``)."""
     likely = likely_ids([*mentions, *references], cards, candidates)
+    repaired = certain_repairs([*mentions, *references], cards)
     groups: dict[str, list[Mention]] = defaultdict(list)
     for mention in mentions:
-        if mention.kind == "arxiv" and mention.detail.get("malformed"):
+        if mention.kind == "arxiv" and mention.detail.get("malformed") and mention.value not in repaired:
             groups[mention.value].append(mention)
     warnings = []
     for digits, found in sorted(groups.items()):

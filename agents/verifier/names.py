@@ -140,6 +140,9 @@ def arxiv_name(mention: Mention) -> tuple[str, bool] | None:
     head = context[:pos].rstrip()
     if head.endswith(("（", "(")):
         head = head[:-1].rstrip()
+    # "Quillstream · arXiv 2609.30017", "Quillstream — arXiv:2609.30017": the name before the separator.
+    head = re.sub(r"(?:\s*[·—–:：]\s*)?arXiv\s*[:：]?$", "", head, flags=re.IGNORECASE).rstrip()
+    head = re.sub(r"\s+[·—–]$", "", head)
     run = _RUN_BEFORE.search(head)
     if run:
         name = _tidy(run.group(0))

@@ -335,10 +335,16 @@ def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], 
     return result
 
 
+_RENUMBERED = "（该编号另指他事，改编新号）"
+
+
 def _number_one(session, thread: str, warning: BriefWarning, day: date, view: AsOf) -> BriefWarning:  # type: ignore[no-untyped-def]
     own = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.thread == thread,
                                                         RegisterEntryRow.key == warning.key))
-    if own is not None:
+    if own is not None:  # a re-run of this thread: the number and note it was given the first time
+        if own.source and own.source.endswith(_RENUMBERED):
+            return warning.model_copy(update={"register": f"D{own.number}",
+                                              "renumbered_from": own.source.removesuffix(_RENUMBERED)})
         return warning.model_copy(update={"register": f"D{own.number}", "carried_from": own.source})
     earlier = next((row for row in session.scalars(select(RegisterEntryRow).where(
         RegisterEntryRow.key == warning.key, RegisterEntryRow.raised < day.isoformat(),
@@ -355,9 +361,12 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
             origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
             return warning.model_copy(update={"register": f"D{number}", "carried_from": origin})
         if not canonical:
-            carried = f"{source} D{number}（该编号另指他事，改编新号）"
+            # A brief wrote this finding under a number that names another thing: a new number, and the
+            # note of the one it was written under (not carried: nothing of ours stood under that number).
+            written = f"{source} D{number}"
             return warning.model_copy(update={
-                "register": f"D{_allocate(session, thread, warning, carried, day, view)}", "carried_from": carried})
+                "register": f"D{_allocate(session, thread, warning, written + _RENUMBERED, day, view)}",
+                "renumbered_from": written})
     return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, None, day, view)}"})
 
 

@@ -1,0 +1,151 @@
+"""What a note says of itself and of its items decides, on a hand-made vault (no sample vault needed).
+
+- A note whose preamble or summary says it holds nothing for the topic ("本轮 serving 相关度低",
+  "nothing new for serving") speaks for every item only it discusses; one section's remark does not.
+- "没有新结论" / "no new findings" on an item's own lines carries it.
+- An old paper carded today is said in the item; it is a warning only where the queue ranks it first.
+- A number missing a digit under the same name is counted under the full number, and listed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.integrator.compose import integrate
+from agents.integrator.markdown import render_markdown
+from agents.integrator.scope import quiet_notes
+from agents.scanner.window import scan_window
+from agents.verifier.checks import run_checks
+from state.models import Brief
+from state.vault_config import load_vault_config
+from tests.test_integrator_compose import _vault
+
+DAY = date(2026, 9, 29)
+
+
+def _brief(root: Path) -> Brief:
+    scan = scan_window(load_vault_config(root), "inference", DAY)
+    warnings = run_checks(scan.mentions, scan.cards, {}, DAY, scan.thread)
+    return integrate(scan, warnings, None, [{"jay": 1}] * 14, scan.thread)
+
+
+def _where(brief: Brief, arxiv_id: str) -> str:
+    for name, rows in (("increment", [{"arxiv": i.arxiv} for i in brief.increments]), ("carried", brief.carried),
+                       ("below_cut", brief.below_cut), ("excluded", brief.excluded)):
+        if any(arxiv_id in (row.get("arxiv") or []) for row in rows):
+            return name
+    return "nowhere"
+
+
+@pytest.mark.parametrize("preamble", [
+    "> 本轮 inference 相关度低，主要给 rag 线",
+    "> inference NET-new：无（都是检索侧）",
+    "> inference 主轴：无 NET-new",
+])
+def test_a_note_that_says_it_holds_nothing_for_the_topic_speaks_for_its_items(tmp_path: Path, preamble: str) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-rag.md").write_text(
+        f"# jay · RAG 线\n{preamble}\n\n## Tidepool · arXiv 2609.30001 ⭐⭐⭐\n"
+        "- 检索与 KV cache 混合：prefill 前先取粗粒度文档\n- 只比了质量\n", encoding="utf-8")
+    brief = _brief(root)
+    [row] = [x for x in brief.excluded if "2609.30001" in (x.get("arxiv") or [])]
+    assert "相关度低" in row["reason"] or "无新增" in row["reason"]
+
+
+def test_one_sections_remark_does_not_silence_the_rest_of_the_note(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-mixed.md").write_text(
+        "# jay · 下午\n\n## Tidepool · arXiv 2609.30001 ⭐⭐⭐⭐\n- KV cache 分层：prefill 节省 35%，vLLM 上实测\n\n"
+        "## Saltmarsh · arXiv 2609.30002 ⭐⭐\n- 检索评测集\n- 本条 inference 相关度低\n", encoding="utf-8")
+    brief = _brief(root)
+    assert _where(brief, "2609.30001") == "increment"
+
+
+@pytest.mark.parametrize(("text", "quiet"), [
+    ("# x\n> 本轮 serving 相关度低\n## A\n- a", True),
+    ("# x\n## A\n- a\n## 本轮小结\n- serving NET-new：无", True),
+    ("# x\n## A\n- a\n## Summary\n- serving: 无 NET-new", True),
+    ("# x\n> nothing new for serving today\n## A\n- a", True),
+    ("# x\n## A\n- serving 相关度低\n## B\n- b", False),  # one section's remark
+    ("# x\n> 本轮 training 相关度低\n## A\n- a", False),  # another topic
+    ("# x\n> serving NET-new：3 件\n## A\n- a", False),
+])
+def test_note_level_remarks_are_read_from_the_preamble_and_the_summary(text: str, quiet: bool) -> None:
+    class _Note:
+        path = "inbox/lin/2027-03-16-x.md"
+        body = text
+
+    assert bool(quiet_notes([_Note()], {"serving"})) is quiet
+
+
+def test_no_new_findings_on_an_items_lines_carries_it(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-bench.md").write_text(
+        "# jay · 复测\n\n## Corvid H100 复测 ⭐⭐⭐⭐\nhttps://corvid.example/bench/h100\n"
+        "- vLLM 2,480 tok/s，TTFT 162 ms，prefix caching 开\n- 没有新结论，价值在于又一个独立源\n", encoding="utf-8")
+    brief = _brief(root)
+    assert not [i for i in brief.increments if any("corvid.example" in u for u in i.urls)]
+    assert any("corvid.example" in x["key"] for x in brief.carried)
+
+
+_OLD_CARD = """---
+card: 1600
+arxiv: "2506.04321"
+title: "Quokka: Tool-Aware KV Retention for Multi-Turn Serving"
+primary: inference
+kind: system
+ingested: 2026-09-29T04:00+08:00
+status: classified
+---
+## 要点
+- 多轮 agent 负载下按工具调用时长保留 KV cache，prefill 重算减少，vLLM 原型
+"""
+_QUEUE = """# work-queue
+
+## 2026-09-29 08:00
+
+| rank | arXiv | title | card | flag |
+|---|---|---|---|---|
+| 1 | 2506.04321 | Quokka: Tool-Aware KV Retention for Multi-Turn Serving | 1600 | Top 0.5 |
+"""
+
+
+def test_an_old_paper_carded_today_is_said_in_the_item_not_warned_of(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/paper_cards/1600-2506-04321.md").write_text(_OLD_CARD, encoding="utf-8")
+    brief = _brief(root)
+    assert not [w for w in brief.warnings if w.kind == "date_mismatch"]
+    assert any(x["kind"] == "date_mismatch" and "work-queue" in x["reason"] for x in brief.set_aside)
+    [inc] = [i for i in brief.increments if "2506.04321" in i.arxiv]
+    assert "并非新作" in inc.argument and "2506" in inc.argument
+
+
+def test_an_old_paper_the_queue_ranks_first_is_a_warning(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/paper_cards/1600-2506-04321.md").write_text(_OLD_CARD, encoding="utf-8")
+    (root / "organized/queue").mkdir(parents=True, exist_ok=True)
+    (root / "organized/queue/work-queue.md").write_text(_QUEUE, encoding="utf-8")
+    brief = _brief(root)
+    [warning] = [w for w in brief.warnings if w.kind == "date_mismatch"]
+    [inc] = [i for i in brief.increments if "2506.04321" in i.arxiv]
+    assert warning.id in inc.argument and warning.id in inc.warnings
+
+
+def test_a_number_missing_a_digit_is_counted_under_the_full_one_and_listed(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-a.md").write_text(
+        "# jay\n\n## Quillstream · arXiv 2609.30017v2 ⭐⭐⭐⭐\n- KV cache 跨请求复用，TTFT 降 40%，vLLM 原型\n",
+        encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1700-jay-b.md").write_text(
+        "# jay\n\n## 表\n- Quillstream 2609.3001（昨天那篇，prefill 侧）\n", encoding="utf-8")
+    brief = _brief(root)
+    assert not [w for w in brief.warnings if w.kind == "id_malformed"]
+    assert brief.repaired_ids == [{"written": "2609.3001", "id": "2609.30017", "why": brief.repaired_ids[0]["why"],
+                                   "sources": ["inbox/jay/2026-09-29T1700-jay-b.md"]}]
+    [inc] = [i for i in brief.increments if "2609.30017" in i.arxiv]
+    assert "inbox/jay/2026-09-29T1700-jay-b.md" in inc.sources
+    assert _where(brief, "2609.3001") == "nowhere"
+    assert "2609.3001 → 2609.30017" in render_markdown(brief)
