@@ -30,6 +30,13 @@ CAVEATS = [
     ("## B. 漏洞情报 ⭐⭐⭐（未核 advisory ⚠⚬⚬）", "待核实"),
     ("- the 9× figure is not directly comparable with last week's run", "口径不可合并"),
     ("- haven't read the full paper yet; the 18% gain is abstract-only", "待核实"),
+    # The conditions a result holds under, stated as such.
+    ("- 局限：前缀不共享时 Lumen 的收益只剩 5%", "适用条件有限"),
+    ("  - 前提：所有请求同一个 system prompt", "适用条件有限"),
+    ("- Limitations: evaluated on synthetic traces only", "适用条件有限"),
+    ("- the gains drop when batches are mixed-length", "适用条件有限"),
+    ("- Quokka 的 2.3× 我们可以自己跑一下再说", "待核实"),
+    ("- we can reproduce this on the lab cluster next week", "待核实"),
 ]
 NOT_CAVEATS = [
     "> 评级：⭐ = 价值；⚠ = 可信度打折",
@@ -47,6 +54,10 @@ NOT_CAVEATS = [
     "- 未核心路径的改动不影响 TTFT",
     "- 2704.22222 今天把全文读完（上周只看了摘要），数字与表 3 对得上",
     "- Read the full paper tonight (last week: abstract only); numbers match table 2",
+    "- 局限性一节写得很好，值得读",  # praise of a section, no condition stated
+    "- 限制条件很宽松，几乎任何部署都满足",
+    "- we reproduced it: the 2.3× holds on our cluster",
+    "- 前提条件都已满足，数字和表 2 核对一致",
 ]
 
 

@@ -145,7 +145,8 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     if not bullets and not briefs:
         return Judgement("net_new")
     known = "\n".join([b.text for _, b in bullets] + lines)
-    new_figures = [f for f in item.figures if not _figure_known(f, known)]
+    # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
+    new_figures = [f for f in item.figures if not f.detail.get("spec") and not _figure_known(f, known)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     status = "integrated" if new_figures or new_card else "carried"

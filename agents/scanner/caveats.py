@@ -1,8 +1,8 @@
 """The scouts' own doubts about a claim, read from a line: conditions unstated, one test only, self-reported, to verify.
 
 Scouts qualify what they pass on: "⚠ 页面没写 max-num-seqs", "论文里只有这一组模型 /
-并发 / 长度", "作者自测", "待核：…", "conditions not stated", "only one workload",
-"vendor numbers, not reproduced". Such a line is a caveat on the claim it sits
+并发 / 长度", "作者自测", "待核：…", "局限：…", "conditions not stated", "only one workload",
+"vendor numbers, not reproduced", "limitations: …". Such a line is a caveat on the claim it sits
 with; a brief must carry it as a warning about that claim.
 
 Not caveats: legends of the marks ("⚠ = 可信度打折", "风险标记：…"), lines that
@@ -37,9 +37,14 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"不是一回事|不能合并|不可(?:合并|合表)|不要(?:混用|合并)|别混用|不(?:可|能)(?:直接)?(?:比|对比|比较)(?!例|率|重)|"
         r"\bnot (?:directly )?comparable\b|\bdon'?t (?:mix|merge)\b|\bapples (?:to|and) oranges\b",
         re.IGNORECASE)),
+    ("适用条件有限", re.compile(
+        r"^\s*(?:[-*•]\s*)?(?:局限(?:性)?|前提|适用条件|限制)\s*[：:]|"
+        r"^\s*(?:[-*•]\s*)?(?:limitations?|caveats?|assumes|assumptions?)\s*[：:]|\bonly holds (?:when|if|under)\b|"
+        r"\bgains? (?:drop|shrink|vanish)(?:s)? (?:when|under|if)\b", re.IGNORECASE)),
     ("待核实", re.compile(
         r"待核(?:实|对|查)?|待确认|待验证|未核(?:实|对|查)?(?!心)|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
-        r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|"
+        r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|可以自己(?:测|跑|复现)|(?:我们|自己)(?:来)?复现一下|"
+        r"\bwe (?:can|could|should) (?:test|reproduce|benchmark) (?:it|this)\b|"
         r"\babstract[- ]only\b|\bonly (?:read )?the abstract\b|\bfull (?:text|paper) (?:not (?:yet )?read|pending)\b|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
         r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),

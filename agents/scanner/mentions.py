@@ -60,8 +60,11 @@ METRICS = (
 )
 _UNITS = r"ms|s|秒|×|x|倍|%|GB|GiB|TB|MB|tok/s|tokens/s|req/s|K|M|B|pt|个|configs?|configurations?"
 _FIGURE = re.compile(
-    rf"(?<![\w.])(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?:[-–~～]|to)\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNITS})(?![A-Za-z])"
+    rf"(?<![\w.])(?<![A-Za-z0-9]-)(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?:[-–~～]|to)\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNITS})(?![A-Za-z])"
 )
+# A hardware part's own size ("H100 SXM 80GB", "A100 80GB PCIe", "MI300X 192GB"): a spec, not a result.
+_SPEC_BEFORE = re.compile(r"(?<![\w.])[A-Z]{1,4}\d{2,4}[A-Z]?(?:\s+(?:SXM\d?|PCIe|NVL|HBM\d?e?))?\s*$")
+_CAPACITY = frozenset({"GB", "GiB", "TB", "MB"})
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
             r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
@@ -252,6 +255,8 @@ def _extract(source: str, text: str) -> list[Mention]:
                       "unit": unit,
                       "metric": nearest_metric(sentence, offset, offset + len(match.group(0).strip())),
                       "start": match.start()}
+            if unit in _CAPACITY and _SPEC_BEFORE.search(line[:match.start()]):
+                detail["spec"] = True
             if table_row:
                 # A figure in a table row: its row, its cell and the header of its column.
                 column = line[:match.start()].count("|") - (1 if line.lstrip().startswith("|") else 0)
