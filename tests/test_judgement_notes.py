@@ -149,3 +149,47 @@ def test_a_number_missing_a_digit_is_counted_under_the_full_one_and_listed(tmp_p
     assert "inbox/jay/2026-09-29T1700-jay-b.md" in inc.sources
     assert _where(brief, "2609.3001") == "nowhere"
     assert "2609.3001 → 2609.30017" in render_markdown(brief)
+
+
+def test_a_section_whose_source_line_has_its_link_below_is_about_that_page(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-bench.md").write_text(
+        "# jay · 生产数据\n\n### Lumen vs Corvid：多轮场景 TTFT ⭐⭐⭐⭐⭐\n\n"
+        "- 原文：corvid.example 2026-09-20「Lumen vs Corvid as a model server」\n"
+        "  https://corvid.example/blog/lumen-vs-corvid\n"
+        "- 多轮 Agent：Lumen TTFT 85ms，Corvid 380ms；KV cache 命中率 78.6% vs 41.2%，vLLM 默认配置\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [inc] = [i for i in brief.increments if any("corvid.example/blog" in u for u in i.urls)]
+    assert "多轮" in inc.title and any("85ms" in p for p in inc.points)
+    assert not [x for x in brief.below_cut if "corvid.example" in x["key"] and "列表" in x["reason"]]
+
+
+def test_a_page_that_is_itself_a_digest_is_no_first_hand_source(tmp_path: Path) -> None:
+    from agents.integrator.cluster import cluster_items
+    from agents.integrator.credibility import score_credibility
+    from agents.scanner.mentions import extract_mentions
+    from tests.test_integrator_units import _File
+
+    def credibility(source_line: str) -> tuple[int, str]:
+        note = _File("inbox/jay/2026-09-29T1600-x.md", f"## Quokka v2.1 发布 ⭐⭐⭐\n\n{source_line}\n"
+                     "  https://tracker.example/issues/12\n- Quokka v2.1 稳定版，KV cache 卸载默认开启\n")
+        [item] = [i for i in cluster_items(extract_mentions(note.path, note.body), [note]) if i.urls]
+        found = score_credibility(item, {})
+        return found.score, found.reason
+
+    relayed, why = credibility("- 来源：Weekly Infra Digest（自动追踪）")
+    first_hand, _ = credibility("- 来源：作者博客")
+    assert relayed == first_hand - 1 and "汇总" in why
+
+
+def test_an_item_only_another_brief_lists_is_cut_as_a_relay(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/spark/").mkdir(parents=True, exist_ok=True)
+    (root / "inbox/spark/2026-09-29-llm-infra-e1prep.md").write_text(
+        "# llm-infra · E1 预消化简报(2026-09-29)\n\n二、增量条目\n\n增量 1：arXiv 2609.30055 Tidepool KV cache 分层（⭐⭐⭐⭐）\n"
+        "- KV cache 分层卸载，prefill 降 30%，vLLM 集成\n", encoding="utf-8")
+    brief = _brief(root)
+    assert not [i for i in brief.increments if "2609.30055" in i.arxiv]
+    rows = [x for x in [*brief.below_cut, *brief.excluded, *brief.carried] if "2609.30055" in (x.get("arxiv") or [])]
+    assert rows and all("转述" in x["reason"] or "主轴" in x["reason"] for x in rows)

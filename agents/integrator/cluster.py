@@ -167,13 +167,18 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
     keys = set(anchors_by_line.get(passage.start, [])) | set(_named_keys(heading_text))
     if keys or not passage.heading:
         return keys
-    for number, line in passage.lines[:3]:
+    named_source = False
+    for number, line in passage.lines[:4]:
         if not line.strip():
             continue
         if _LINK_LINE.match(line):
             return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
-        if _SOURCE_LINE.match(line):  # "来源：CSDN《…》https://…": the passage digests that page
-            return {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
+        if _SOURCE_LINE.match(line) and not named_source:  # "来源：CSDN《…》https://…": the passage digests that page
+            urls = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
+            if urls:
+                return urls
+            named_source = True  # "- 原文：<site>「<title>」" with its link on the next line
+            continue
         break
     return keys
 

@@ -4,7 +4,8 @@ Start at 3 (a claim someone wrote down). Raised for a classified paper card, an
 official source (a project's own blog, docs, release page or merged PR),
 independent first-hand sources (distinct scouts' notes: a brief restating them
 is a relay, not another witness), and a scout's high rating. Lowered for a
-single source without any link, a low rating, the author's own caveats, open
+single source without any link, a page that is itself a digest or roundup of others
+(its "来源：" line says so), a low rating, the author's own caveats, open
 warnings about the item, and an arXiv number arXiv itself contradicts.
 
 An arXiv lookup that did not happen is said ("未联网核对"), never punished, and
@@ -32,6 +33,10 @@ OFFICIAL_HOSTS = frozenset({
     "modelcontextprotocol.io", "kubernetes.io", "openreview.net", "usenix.org", "www.usenix.org",
 })
 _GITHUB_OFFICIAL = re.compile(r"^/[\w.-]+/[\w.-]+/(?:releases|pull/\d+|blob/[^/]+/(?:README|docs))", re.IGNORECASE)
+# A passage's own source line that says its page relays others: a digest, a roundup, a tracker's feed.
+_SOURCE_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:原文|来源|出处|source|via)\s*[:：]", re.IGNORECASE)
+_RELAY_KIND = re.compile(r"自动(?:追踪|抓取|汇总|生成)|汇总帖|转述|\bdigest\b|\bnewsletter\b|\broundup\b|\baggregat\w*|"
+                         r"\bauto-?generated\b", re.IGNORECASE)
 _BAD_VERIFICATION = {"mismatch": "arXiv 号核对不一致", "not_found": "arXiv 查无此号", "malformed": "arXiv 号格式错误"}
 
 
@@ -115,6 +120,11 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
         reasons.append("单一一手来源" if witnesses else "无一手笔记来源")
     if relays:
         reasons.append(f"另有 {len(relays)} 份简报 / 协调记录转述（不计为独立来源）")
+    relayed_page = next((line for p in item.passages for _, line in p.lines[:4]
+                         if _SOURCE_LINE.match(line) and _RELAY_KIND.search(line)), None)
+    if relayed_page is not None and not official:
+        score -= 1
+        reasons.append("来源页本身是汇总 / 转述，非一手材料")
     if stars >= 4:
         score += 1
         reasons.append(f"来源评级 {'⭐' * stars}")

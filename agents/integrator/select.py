@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from agents.integrator.cluster import Item
 from agents.integrator.scope import TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.e1_format import relayed_only
 from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
@@ -50,7 +51,9 @@ _GENERIC_HOSTS = frozenset({
     "x.com", "twitter.com", "youtube.com", "www.youtube.com", "substack.com", "dev.to",
 })
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NOVELTY = {"net_new": 3.0, "integrated": 1.5, "carried": 0.0}
+# NET-new is the brief's first purpose: an integration (new figures on anchored matter) needs clearly more
+# substance to outrank a NET-new item.
+_NOVELTY = {"net_new": 3.0, "integrated": 1.0, "carried": 0.0}
 _FLAG_BONUS = {"Top 0.5": 1.0, "Top 15": 0.5}
 MIN_RELEVANCE = 2
 
@@ -188,7 +191,7 @@ def select_items(
     eligible = [
         row for row in candidates
         if row[2].in_topic and row[1].status != "carried" and row[2].relevance >= MIN_RELEVANCE
-        and _has_substance(row[0], row[2])
+        and _has_substance(row[0], row[2]) and not relayed_only(row[0].sources)  # a relay is no witness
     ]
     eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
     return eligible[: limits[1]]
@@ -198,6 +201,8 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
                rows: Sequence[tuple[Item, Judgement, TopicFit, int]],
                chosen: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int]) -> str:
     """Why an in-topic, not-carried item did not make the increments (in Chinese, for the brief)."""
+    if relayed_only(item.sources):
+        return f"仅见于简报的转述（{'、'.join(item.sources[:2])}{' 等' if len(item.sources) > 2 else ''}），无一手来源"
     if fit.relevance < MIN_RELEVANCE:
         return f"本主轴相关度 {fit.relevance}，低于入选门槛 {MIN_RELEVANCE}"
     if not _has_substance(item, fit):
