@@ -193,3 +193,25 @@ def test_an_item_only_another_brief_lists_is_cut_as_a_relay(tmp_path: Path) -> N
     assert not [i for i in brief.increments if "2609.30055" in i.arxiv]
     rows = [x for x in [*brief.below_cut, *brief.excluded, *brief.carried] if "2609.30055" in (x.get("arxiv") or [])]
     assert rows and all("转述" in x["reason"] or "主轴" in x["reason"] for x in rows)
+
+
+def test_key_points_are_the_notes_own_sentences_not_links_or_a_briefs_relay() -> None:
+    from agents.integrator.cluster import cluster_items
+    from agents.integrator.increment_text import key_points
+    from agents.integrator.select import Judgement
+    from agents.scanner.mentions import extract_mentions
+    from tests.test_integrator_units import _File
+
+    note = _File("inbox/jay/2027-03-16T0900-x.md",
+                 "## Lumen-KV · arXiv 2703.04417 ⭐⭐⭐⭐\n- https://arxiv.org/html/2703.04417v1 ；演示：https://demo.example/lumen\n"
+                 "- 方案：主缓存 + 稀疏差分，prefill 快 1.9×\n\n| # | 配置 | speedup | 备注 |\n|---|---|---|---|\n"
+                 "| 1 | Lumen-KV + vLLM | 2.7× | 同 SLO |\n")
+    brief = _File("inbox/tom/2027-03-16-serving-e1prep.md",
+                  "增量 1：arXiv 2703.04417 Lumen-KV\n- 与 §5.1 已锚的级联故障形成两端，Hub 100%\n")
+    mentions = [*extract_mentions(note.path, note.body), *extract_mentions(brief.path, brief.body)]
+    [item] = [i for i in cluster_items(mentions, [note, brief]) if i.arxiv == ["2703.04417"]]
+    points = key_points(item, Judgement("net_new"))
+    assert not any(p.startswith("https://") for p in points)
+    assert any(p.startswith("方案：主缓存") for p in points)
+    assert any(p.startswith("Lumen-KV + vLLM（第 1）：speedup 2.7×") for p in points)
+    assert not any(brief.path in p for p in points)  # the notes say enough; the brief only relays them

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agents.integrator.cluster import Item
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
+from agents.scanner.e1_format import is_brief_path, is_coordination_path
 from agents.verifier.names import arxiv_name
 
 if TYPE_CHECKING:
@@ -36,7 +37,9 @@ _STRIP_TITLE = re.compile(
     re.IGNORECASE,
 )
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-_ONLY_REFS = re.compile(r"(?:https?://\S+|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?|[\s·,，、/|()（）-])+", re.I)
+_ONLY_REFS = re.compile(r"(?:https?://[^\s；;，,（）()]+|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?|[\s·,，、/|()（）;；:：-])+", re.I)
+# A line that is links with labels ("论文：https://…；可视化：https://…"): where the item is, not what it says.
+_LINK_LABELS = re.compile(r"^(?:(?:[\w\u4e00-\u9fff]{1,8}\s*[:：]\s*)?https?://\S+?(?:\s*[；;，,、]\s*|\s+|$))+$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、])\s+")
 
 
@@ -129,29 +132,50 @@ def focus_text(item: Item, title: str) -> str:
     return "\n".join(parts)
 
 
+def _relayed(path: str) -> bool:
+    """Briefs and coordination notes restate the scouts' notes: their words come after the notes'."""
+    return is_brief_path(path) or is_coordination_path(path)
+
+
+def _table_rows(item: Item) -> dict[tuple[str, int], str]:
+    """(path, line) → the table row as a sentence naming its columns, for every row of the item's passages."""
+    rows: dict[tuple[str, int], str] = {}
+    for passage in item.passages:
+        header: list[str] = []
+        lines = passage.lines
+        for index, (number, line) in enumerate(lines):
+            if not line.lstrip().startswith("|"):
+                header = []
+                continue
+            following = lines[index + 1][1] if index + 1 < len(lines) else ""
+            if _TABLE_RULE.match(following):
+                header = _cells(line)  # a header row names the columns; it says nothing itself
+            elif not _TABLE_RULE.match(line) and re.search(r"\d", line):
+                rows[(passage.path, number)] = _row_sentence(_cells(line), header)
+    return rows
+
+
 def key_points(item: Item, judgement: Judgement) -> list[str]:
+    """The item's key points, each a source's own sentence with where it stands: the scouts' notes first,
+    briefs (which relay them) only when the notes give too little; a table row as a sentence."""
     points: list[str] = []
+    relayed: list[str] = []
     seen: set[str] = set()
+    rows = _table_rows(item)
 
     def add(text: str, path: str, line: int) -> None:
         cleaned = _clean(text)
-        if len(_ONLY_REFS.sub("", cleaned)) < 6 or cleaned in seen or len(points) >= _MAX_POINTS:
+        if len(_ONLY_REFS.sub("", cleaned)) < 6 or _LINK_LABELS.match(cleaned.strip()) or cleaned in seen:
             return  # a bare link or number is where the item is, not what it says
         seen.add(cleaned)
-        points.append(f"{_cut(cleaned)}（{path} L{line}）")
+        (relayed if _relayed(path) else points).append(f"{_cut(cleaned)}（{path} L{line}）")
 
     def add_passages() -> None:
         for passage in sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/"))):
-            header: list[str] = []
-            lines = passage.lines
-            for index, (number, line) in enumerate(lines):
-                if line.lstrip().startswith("|"):
-                    following = lines[index + 1][1] if index + 1 < len(lines) else ""
-                    if _TABLE_RULE.match(following):
-                        header = _cells(line)  # a header row names the columns; it says nothing itself
-                    elif not _TABLE_RULE.match(line) and re.search(r"\d", line):
-                        add(_row_sentence(_cells(line), header), passage.path, number)
-                elif _BULLET.match(line):
+            for number, line in passage.lines:
+                if (passage.path, number) in rows:
+                    add(rows[(passage.path, number)], passage.path, number)
+                elif _BULLET.match(line) and not line.lstrip().startswith("|"):
                     add(line, passage.path, number)
 
     def add_card() -> None:
@@ -169,10 +193,12 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     if judgement.status == "net_new":
         add_passages()
     for figure in judgement.new_figures if judgement.status == "integrated" else item.figures:
-        add(figure.context, figure.source, figure.line)
+        add(rows.get((figure.source, figure.line), figure.context), figure.source, figure.line)
     add_passages()
     if len(points) < 2 and item.card is not None:
         add_card()
+    points.extend(relayed[: max(0, 2 - len(points))])
+    points = points[:_MAX_POINTS]
     if not points and item.card is not None:
         points.append(f"{item.card.title}（{item.card.path}）")
     return points
@@ -182,10 +208,17 @@ def _cells(row: str) -> list[str]:
     return [cell.strip().replace("**", "") for cell in row.strip().strip("|").split("|")]
 
 
+_RANK_HEADER = re.compile(r"^(?:#|no\.?|rank|排名|序号|名次)$", re.IGNORECASE)
+
+
 def _row_sentence(cells: list[str], header: list[str]) -> str:
-    """A table row as a sentence naming its columns: "Milvus：版本 2.6，QPS 3,900，p99 延迟 14 ms"."""
+    """A table row as a sentence naming its columns: "Milvus：版本 2.6，QPS 3,900，p99 延迟 14 ms";
+    a ranked row is named by what it ranks: "Corvid + Lumen（第 1）：speedup 9.8×"."""
     if len(header) != len(cells) or len(cells) < 2:
         return "；".join(c for c in cells if c)
+    if len(cells) >= 3 and _RANK_HEADER.match(header[0]) and cells[0].strip().lstrip("#").isdigit():
+        pairs = [f"{h} {c}" if h else c for h, c in zip(header[2:], cells[2:], strict=True) if c]
+        return f"{cells[1]}（第 {cells[0].strip().lstrip('#')}）：{'，'.join(pairs)}"
     pairs = [f"{h} {c}" if h else c for h, c in zip(header[1:], cells[1:], strict=True) if c]
     return f"{cells[0]}：{'，'.join(pairs)}"
 
