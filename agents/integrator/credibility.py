@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from agents.integrator.cluster import Item
 from agents.scanner.e1_format import is_brief_path, is_coordination_path
 
-__all__ = ["Credibility", "OFFICIAL_HOSTS", "score_credibility", "is_official_url"]
+__all__ = ["Credibility", "OFFICIAL_HOSTS", "score_credibility", "is_official_url", "witness_notes"]
 
 # Hosts whose pages are the project's or the paper's own word, not a report about it.
 OFFICIAL_HOSTS = frozenset({
@@ -81,6 +81,16 @@ def _relays(path: str) -> bool:
     return is_brief_path(path) or is_coordination_path(path)
 
 
+def witness_notes(item: Item) -> list[str]:
+    """The scouts' own notes that are witnesses of the item: they discuss it (a passage of its own, a
+    figure of it), or, when none does, they name it. Briefs and coordination notes relay; they are none."""
+    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not _relays(p)]
+    discussing = {p.path for p in item.passages} | {f.source for f in item.figures}
+    if any(p in discussing for p in firsthand):
+        firsthand = [p for p in firsthand if p in discussing]
+    return firsthand
+
+
 def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence[Any] = (),
                       stars: int = 0) -> Credibility:
     """Score ``item``; ``results`` maps arXiv id → the verifier's ArxivEntry, ``warnings`` are its open ones,
@@ -102,12 +112,7 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
         reasons.append("arXiv 页面核对一致")
     elif item.arxiv and not bad:
         reasons.append("arXiv 号未联网核对")
-    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not _relays(p)]
-    # A witness discusses the item (a passage of its own, a figure of it); a note that only lists it
-    # among others is not a second account.
-    discussing = {p.path for p in item.passages} | {f.source for f in item.figures}
-    if any(p in discussing for p in firsthand):
-        firsthand = [p for p in firsthand if p in discussing]
+    firsthand = witness_notes(item)
     witnesses = sorted({p.split("/")[1] for p in firsthand})
     relays = sorted({p for p in item.sources if p.startswith("inbox/") and _relays(p)})
     if len(witnesses) >= 2:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agents.integrator.cluster import Item
+from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
 from agents.scanner.e1_format import is_brief_path, is_coordination_path
@@ -265,8 +266,12 @@ def _version(version: str | None) -> str:
 def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None = None) -> str:
     """Why the item matters against the living document; ``late``: what to say when the paper is older
     than its card (new to the vault, not a new paper): its month, or the warning that says so."""
-    agents = sorted(item.agents)
-    facts = [f"{len(item.note_sources)} 份笔记（{' / '.join(agents) or '—'}）"]
+    witnesses = witness_notes(item)
+    others = [p for p in item.note_sources if p not in witnesses]
+    agents = sorted({p.split("/")[1] for p in witnesses})
+    facts = [f"{len(witnesses)} 份一手笔记（{' / '.join(agents)}）" if witnesses else "无一手笔记"]
+    if others:
+        facts.append(f"另有 {len(others)} 份笔记 / 简报提及或转述")
     if item.card is not None:
         facts.append(f"paper_card {item.card.card}（主分类 {item.card.primary}）")
     if item.queue_flag:
