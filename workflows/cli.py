@@ -20,6 +20,7 @@ from rich.console import Console
 
 from state.errors import BatonError, ConfigError, SchemaError, ThreadBusy, UsageError
 from state.log_file import log_file_handler
+from state.run_day import check_run_day
 from state.settings import Settings, settings_from_env
 from workflows import api, coordination
 from workflows import review as review_api
@@ -41,9 +42,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _day(value: str) -> date:
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date (YYYY-MM-DD)") from exc
+    try:
+        return check_run_day(day)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _version() -> str:
