@@ -9,6 +9,7 @@ __all__ = [
     "VaultError",
     "StoreError",
     "StoreConflict",
+    "DamagedFile",
     "SchemaError",
     "ThreadBusy",
     "ApprovalError",
@@ -39,6 +40,10 @@ class StoreError(BatonError):
 
 class StoreConflict(StoreError):
     """A write lost a race on a unique key (another process wrote the same row first)."""
+
+
+class DamagedFile(StoreError):
+    """A database file of the state folder is not a sound database (exit 2: the message says what to do)."""
 
 
 class SchemaError(StoreError):

@@ -176,3 +176,27 @@ def test_check_at_that_is_not_a_time_is_refused_at_load(demo: Path, capsys: pyte
     err = _one_line_error(capsys)
     assert code == 2 and "schedule.toml" in err and "check_at" in err and "'noon'" in err
     assert not (demo / ".baton" / "checkpoints.db").exists()
+
+
+# -- a damaged state file: exit 2 naming it and what to do (issue 9) ---------------------------------
+
+
+@pytest.mark.parametrize("name", ["checkpoints.db", "baton.db"])
+def test_a_damaged_database_file_is_named_with_what_to_do_and_the_advice_works(
+        demo: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    run = ["run", "--vault", str(demo), "--topic", "inference", "--date", "2026-10-14", "--offline"]
+    assert main(run) == 0
+    capsys.readouterr()
+    damaged = demo / ".baton" / name
+    assert damaged.is_file()
+    for leftover in damaged.parent.glob(f"{name}-*"):  # SQLite's -wal and -shm beside it
+        leftover.unlink()
+    damaged.write_bytes(bytes(range(256)) * 40)  # garbage: no SQLite header
+    commands = [run, ["pending", "--vault", str(demo)]] if name == "baton.db" else [run]
+    for command in commands:
+        assert main(command) == 2, command
+        err = _one_line_error(capsys)
+        assert str(damaged) in err and "damaged" in err and f"mv '{damaged}' '{damaged}.damaged'" in err
+    # Doing what it says works: set aside, the next run starts afresh.
+    damaged.rename(damaged.with_name(f"{name}.damaged"))
+    assert main(run) == 0

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from state.errors import BatonError, ConfigError, SchemaError, ThreadBusy, UsageError
+from state.errors import BatonError, ConfigError, DamagedFile, SchemaError, ThreadBusy, UsageError
 from state.log_file import log_file_handler
 from state.run_day import check_run_day
 from state.settings import Settings, settings_from_env
@@ -600,7 +600,7 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(args)
     try:
         return args.handler(args)
-    except (UsageError, ConfigError, SchemaError) as exc:
+    except (UsageError, ConfigError, SchemaError, DamagedFile) as exc:
         _err.print(f"baton: error: {exc}")
         return 2
     except ThreadBusy as exc:
