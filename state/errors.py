@@ -15,6 +15,7 @@ __all__ = [
     "ApprovalError",
     "TemplateError",
     "DeliveryError",
+    "NoSpace",
 ]
 
 
@@ -64,3 +65,7 @@ class TemplateError(BatonError):
 
 class DeliveryError(BatonError):
     """A sink could not deliver an alert (after its retries)."""
+
+
+class NoSpace(BatonError):
+    """The disk (or the quota) is full: a file could not be written whole, and nothing half-written is left."""
