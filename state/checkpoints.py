@@ -15,6 +15,7 @@ from pathlib import Path
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from sqlalchemy.engine import make_url
 
+from state.damaged_file import damaged_checkpoints, is_damaged_sqlite
 from state.db import safe_url
 from state.errors import StoreError
 
@@ -81,6 +82,8 @@ def open_checkpointer(database_url: str, sqlite_path: Path) -> Iterator[BaseChec
         saver = SqliteSaver(connection)
         saver.setup()
     except sqlite3.DatabaseError as exc:
+        if is_damaged_sqlite(exc):
+            raise damaged_checkpoints(sqlite_path, exc) from exc
         raise StoreError(f"cannot open the checkpoints {str(sqlite_path)!r}: {exc}") from exc
     try:
         yield saver

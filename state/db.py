@@ -27,6 +27,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from state.damaged_file import damaged_store, is_damaged_sqlite
 from state.errors import StoreConflict, StoreError
 
 __all__ = ["Base", "Database", "sqlite_url", "clean_text", "clean_value", "safe_url", "describe_error"]
@@ -128,6 +129,12 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file of the store (None for another database or an in-memory one)."""
+        database = self.engine.url.database if self.engine.dialect.name == "sqlite" else None
+        return Path(database) if database and database != ":memory:" else None
+
+    @property
     def dialect(self) -> str:
         """``sqlite`` or ``postgresql`` (or another SQLAlchemy dialect's name)."""
         return self.engine.dialect.name
@@ -159,6 +166,9 @@ class Database:
         statement = getattr(exc, "statement", None)
         log.error("database %s failed%s: %s%s", self.shown, f" to {action}" if action else "",
                   describe_error(exc), f"\n  SQL: {statement}" if statement else "")
+        path = self.sqlite_path
+        if path is not None and is_damaged_sqlite(exc):
+            return damaged_store(path, exc)
         kind = StoreConflict if isinstance(exc, IntegrityError) else StoreError
         return kind(f"database {self.shown}{' (' + action + ')' if action else ''}: {describe_error(exc)}")
 

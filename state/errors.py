@@ -9,11 +9,13 @@ __all__ = [
     "VaultError",
     "StoreError",
     "StoreConflict",
+    "DamagedFile",
     "SchemaError",
     "ThreadBusy",
     "ApprovalError",
     "TemplateError",
     "DeliveryError",
+    "NoSpace",
 ]
 
 
@@ -41,6 +43,10 @@ class StoreConflict(StoreError):
     """A write lost a race on a unique key (another process wrote the same row first)."""
 
 
+class DamagedFile(StoreError):
+    """A database file of the state folder is not a sound database (exit 2: the message says what to do)."""
+
+
 class SchemaError(StoreError):
     """The database's schema is not the one this baton needs (``baton db upgrade`` fixes it)."""
 
@@ -59,3 +65,7 @@ class TemplateError(BatonError):
 
 class DeliveryError(BatonError):
     """A sink could not deliver an alert (after its retries)."""
+
+
+class NoSpace(BatonError):
+    """The disk (or the quota) is full: a file could not be written whole, and nothing half-written is left."""

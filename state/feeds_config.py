@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from state.errors import ConfigError
+from state.toml_file import read_toml
 from state.vault_config import parse_hhmm
 
 __all__ = ["Feed", "FeedsConfig", "load_feeds_config", "FEEDS_FILE", "FEEDS_FOLDER"]
@@ -64,11 +64,7 @@ def load_feeds_config(root: Path) -> FeedsConfig | None:
     path = root / FEEDS_FILE
     if not path.is_file():
         return None
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from exc
+    raw = read_toml(path)
     try:
         config = FeedsConfig(**raw)
     except (ValidationError, TypeError) as exc:

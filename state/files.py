@@ -1,5 +1,8 @@
 """Writing files so that a crash never leaves half a file: temporary file, fsync, rename.
 
+A full disk (or quota) is ``NoSpace`` naming the file: the temporary file is removed and the old file,
+if any, is left as it was.
+
 The new file keeps the mode of the file it replaces (a person's ``contradictions.md`` stays as they
 set it); a file that did not exist gets the mode ``open()`` would give it (0666 less the umask), not
 the 0600 of a temporary file.
@@ -7,11 +10,14 @@ the 0600 of a temporary file.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
 import threading
 from pathlib import Path
+
+from state.errors import NoSpace
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "new_file_mode"]
 
@@ -45,7 +51,20 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     """Write ``data`` to ``path`` atomically: temporary file in the same folder, fsync, rename.
 
     The file gets ``mode`` if given, else the mode of the file it replaces, else the normal new-file mode.
+    Raises NoSpace (naming ``path``) when the disk or quota is full.
     """
+    try:
+        _write_atomically(path, data, mode)
+    except OSError as exc:
+        if exc.errno in _FULL:
+            raise NoSpace(f"no space left on device writing {str(path)!r}") from exc
+        raise
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _write_atomically(path: Path, data: bytes, mode: int | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
         try:

@@ -43,6 +43,13 @@ class RedactingFormatter(logging.Formatter):
         return redact_urls(super().format(record))
 
 
+class _QuietRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A log line that cannot be written (a full disk) is dropped: no traceback on the terminal for it."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass
+
+
 def log_file_handler(path: Path, *, max_bytes: int = LOG_MAX_BYTES, backups: int = LOG_BACKUPS) -> logging.Handler:
     """A handler writing ``path`` (rotated at ``max_bytes``, ``backups`` old files kept), URLs redacted.
 
@@ -50,6 +57,6 @@ def log_file_handler(path: Path, *, max_bytes: int = LOG_MAX_BYTES, backups: int
     """
     for name in _QUIET:
         logging.getLogger(name).setLevel(logging.WARNING)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
+    handler = _QuietRotatingFileHandler(path, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
     handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return handler

@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from state.db import sqlite_url
 from state.errors import ConfigError
+from state.run_day import check_run_day
 
 __all__ = ["Settings", "EnvSettings", "DEFAULT_ARXIV_URL", "settings_from_env", "parse_webhooks", "env_file"]
 
@@ -70,6 +71,18 @@ class EnvSettings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("today")
+    @classmethod
+    def _today_in_range(cls, value: date | None) -> date | None:
+        return None if value is None else check_run_day(value)
+
+    @field_validator("now")
+    @classmethod
+    def _now_in_range(cls, value: datetime | None) -> datetime | None:
+        if value is not None:
+            check_run_day(value.date())
+        return value
 
 
 def parse_webhooks(value: str) -> tuple[list[str], dict[str, list[str]]]:

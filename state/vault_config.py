@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -10,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from state.errors import ConfigError
+from state.toml_file import read_toml
 
 __all__ = ["Topic", "Slot", "Schedule", "VaultConfig", "load_vault_config", "parse_hhmm",
            "REGISTER_PATH", "QUEUE_PATH", "CARDS_DIR"]
@@ -93,6 +93,12 @@ class Schedule(BaseModel):
     check_at: str = "12:45"
     slot: list[Slot] = Field(default_factory=list)
 
+    @field_validator("check_at")
+    @classmethod
+    def _check_time(cls, value: str) -> str:
+        parse_hhmm(value)
+        return value
+
 
 class VaultConfig(BaseModel):
     """Both files of a vault, with the timezone resolved."""
@@ -124,16 +130,6 @@ class VaultConfig(BaseModel):
         raise ConfigError(f"unknown slot {key!r}; schedule.toml defines: {known}")
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{str(path)!r} is missing: is this a vault folder?") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from exc
-
-
 def _one_line(exc: Exception) -> str:
     """A validation error as one line: ``field: message; field: message``."""
     if isinstance(exc, ValidationError):
@@ -141,12 +137,22 @@ def _one_line(exc: Exception) -> str:
     return str(exc)
 
 
+def _kind(value: object) -> str:
+    """How TOML calls a value's type, for messages: ``an integer 5``."""
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array"}
+    return f"{names.get(type(value), 'a ' + type(value).__name__)} {value!r}"[:80]
+
+
 def load_vault_config(root: Path) -> VaultConfig:
     """Read ``topics.toml`` and ``schedule.toml`` of the vault at ``root``."""
-    raw_topics = _read_toml(root / "topics.toml").get("topic", {})
-    raw_schedule = _read_toml(root / "schedule.toml")
+    raw_topics = read_toml(root / "topics.toml").get("topic", {})
+    raw_schedule = read_toml(root / "schedule.toml")
+    if not isinstance(raw_topics, dict):
+        raise ConfigError(f"topics.toml: topic: must be [topic.NAME] tables, not {_kind(raw_topics)}")
     topics: dict[str, Topic] = {}
     for name, body in raw_topics.items():
+        if not isinstance(body, dict):
+            raise ConfigError(f"topics.toml [topic.{name}]: must be a table of settings, not {_kind(body)}")
         try:
             topics[name] = Topic(name=name, **body)
         except (ValidationError, TypeError) as exc:

@@ -70,3 +70,22 @@ def test_links_to_system_files_are_refused(tmp_path: Path, target: str) -> None:
     (root / "inbox" / "otto" / f"{DAY}T0905-sys.md").symlink_to(target)
     (problem, reason), _ = _status(root, f"{DAY}T0905-sys.md")
     assert problem == "unreadable" and "outside the vault" in reason
+
+
+def test_mentions_are_capped_per_source_and_extraction_stops_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.scanner import mentions as module
+
+    lines = [f"- see arXiv:2511.{n:05d} for TTFT {n} ms" for n in range(50_000)]  # 2 mentions a line
+    seen: list[str] = []
+    real = module.find_caveats
+    monkeypatch.setattr(module, "find_caveats", lambda line: (seen.append(line), real(line))[1])
+    found, reason = module.extract_source_mentions("inbox/x/dump.md", "\n".join(lines), first_line=3, limit=1_000)
+    assert len(found) == 1_000 and reason is not None
+    assert "mentions capped at 1,000" in reason and "line 503" in reason  # the file line, after front matter
+    assert [m.line for m in found] == sorted(m.line for m in found) and found[0].line == 3
+    assert found[0].value == "2511.00000"
+    # The lines past the cap are not searched at all: the work is bounded by the cap, not by the file.
+    assert len(seen) <= 1_000
+    few, none = module.extract_source_mentions("inbox/x/note.md", "\n".join(lines[:10]), limit=1_000)
+    assert len(few) == 20 and none is None
+    assert len(module.extract_mentions("inbox/x/dump.md", "\n".join(lines))) == module.MAX_MENTIONS_PER_SOURCE

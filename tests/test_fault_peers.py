@@ -4,6 +4,7 @@ Small raw-socket servers, one per fault, so a fault can be what no HTTP framewor
 accepted connection that never answers, a body trickled a byte at a time, Atom cut mid-element,
 HTML where Atom belongs. ``tests/test_arxiv_api.py`` already covers refused, 5xx and 503
 Retry-After against the Atom fake; these add the faults it cannot make.
+The trickle is also run through a whole `baton run` (exit 3, degraded) and against a webhook sink.
 Each lookup runs in a thread that is joined with a generous guard: a lookup still running after it
 is a hang past the run's budget (the finding), not a slow machine.
 """
@@ -124,12 +125,7 @@ class FaultServer:
         self.sock.close()
 
 
-_TRICKLE_HOLDS = pytest.mark.xfail(strict=True, reason=(
-    "issue 9 bounded peers: requests' timeout is per socket read, so a server sending 1 byte per 0.5 s never "
-    "times out; ArxivSession (agents/verifier/arxiv_feed.py) has no wall-clock deadline per request"))
-
-
-@pytest.fixture(params=["refused", "hang", pytest.param("trickle", marks=_TRICKLE_HOLDS), "429", "500", "truncated",
+@pytest.fixture(params=["refused", "hang", "trickle", "429", "500", "truncated",
                         "html"])
 def server(request: pytest.FixtureRequest) -> Iterator[FaultServer]:
     fake = FaultServer(request.param)
@@ -157,10 +153,46 @@ def test_each_arxiv_fault_ends_unverified_with_a_reason_within_the_budget(server
     assert 1 <= out["requests"] <= 3  # type: ignore[operator]
 
 
+def test_a_trickling_arxiv_ends_the_run_degraded_within_its_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole run under a trickling arXiv: done (exit 3), the ids unverified with a reason, one degraded line."""
+    import json
+
+    from workflows.cli import main
+    from workflows.demo_vault import generate_demo_vault
+
+    demo = generate_demo_vault(tmp_path / "vault")
+    server = FaultServer("trickle")
+    monkeypatch.setenv("BATON_ARXIV_URL", server.url)
+    monkeypatch.setenv("BATON_ARXIV_DELAY", "0.01")
+    monkeypatch.setenv("BATON_ARXIV_TIMEOUT", "1")
+    monkeypatch.setenv("BATON_ARXIV_BUDGET", str(BUDGET))
+    day = demo.end.isoformat()
+    out: dict[str, int] = {}
+    worker = threading.Thread(
+        target=lambda: out.update(code=main(["run", "--vault", str(demo.root), "--topic", "inference",
+                                             "--date", day])), daemon=True)
+    try:
+        worker.start()
+        worker.join(HANG_GUARD * 3)
+        assert not worker.is_alive(), "the run is still held by the trickling server far past its budget"
+    finally:
+        server.stop()
+    assert server.accepted >= 1
+    assert out["code"] == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    degraded = [line for line in err if line.startswith("baton: degraded:")]
+    assert len(degraded) == 1 and "arXiv unreachable" in degraded[0] and "still arriving" in degraded[0]
+    brief = json.loads((demo.root / ".baton" / "drafts" / f"{day}-inference-e1prep.json").read_text(encoding="utf-8"))
+    assert brief["stats"]["arxiv_failure_kind"] in ("timeout", "budget")
+    verdicts = {e["verified"] for e in brief["arxiv"]}
+    assert "unverified" in verdicts and verdicts <= {"unverified", "malformed"}, verdicts  # nothing believed
+
+
 # -- webhooks ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fault", ["refused", "hang", "500", "429"])
+@pytest.mark.parametrize("fault", ["refused", "hang", "trickle", "500", "429"])
 def test_each_webhook_fault_is_a_recorded_failed_delivery_and_the_alert_stays_pending(
         fault: str, tmp_path: Path) -> None:
     from agents.coordinator.alerts import WebhookSink, deliver_pending
@@ -194,3 +226,35 @@ def test_each_webhook_fault_is_a_recorded_failed_delivery_and_the_alert_stays_pe
     finally:
         server.stop()
         db.dispose()
+
+
+def test_a_trickling_receiver_spends_the_sinks_run_budget_and_later_alerts_fail_at_once() -> None:
+    """Per request and per run: each attempt ends at its deadline, and once the sink's budget is spent
+    no further request is sent; every alert fails with a reason naming the budget."""
+    from agents.coordinator.alerts import WebhookSink
+    from state.errors import DeliveryError
+
+    server = FaultServer("trickle")
+    sink = WebhookSink(("boss",), url=server.url, sleep=lambda _s: None, retries=5, backoff=0.0, timeout=0.5,
+                       budget=1.2)
+    reasons: list[str] = []
+
+    def post_three() -> None:
+        for n in range(3):
+            try:
+                sink.post(f"alert-{n}", {"text": "x"})
+            except DeliveryError as exc:
+                reasons.append(str(exc))
+
+    worker = threading.Thread(target=post_three, daemon=True)
+    try:
+        worker.start()
+        worker.join(HANG_GUARD)
+        assert not worker.is_alive(), "the trickling receiver holds the sink past its budget"
+    finally:
+        server.stop()
+    assert len(reasons) == 3
+    assert "DeadlineExceeded" in reasons[0] and "budget of 1.2 s spent" in reasons[0]
+    assert all("budget of 1.2 s spent" in reason for reason in reasons[1:])
+    # 0.5 s deadlines in a 1.2 s budget: at most three attempts reach the server, of six retries allowed.
+    assert 1 <= sink.attempts <= 3 and 1 <= server.accepted <= sink.attempts

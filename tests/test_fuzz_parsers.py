@@ -23,7 +23,7 @@ from agents.scanner.frontmatter import split_front_matter
 from agents.scanner.instructions import is_instruction
 from agents.scanner.living_doc import parse_living_doc
 from agents.scanner.marks import read_marks
-from agents.scanner.mentions import extract_mentions
+from agents.scanner.mentions import MAX_MENTIONS_PER_SOURCE, extract_mentions, extract_source_mentions
 from agents.scanner.notes import MAX_LINE_CHARS, parse_note_name, read_vault_file
 from agents.scanner.queue import parse_queue
 
@@ -149,14 +149,14 @@ def test_a_1mb_single_line_is_cut_at_the_line_bound_before_mentions_are_extracte
     assert 0 < len(mentions) <= 4 * (MAX_LINE_CHARS // 36 + 1) + 5
 
 
-def test_extract_mentions_on_a_1mb_line_finishes_and_reports_no_per_source_cap() -> None:
+def test_extract_mentions_on_a_1mb_line_finishes_and_is_capped_per_source() -> None:
     # Called directly (the scanner always cuts lines first), a 1 MB line of figures finishes (it was
-    # quadratic: sentence ends and the not-comparable cue were searched again for every figure).
-    # Nothing caps mentions per source: the count is one per figure. This pins that down so a cap,
-    # when added, changes this test on purpose.
+    # quadratic: sentence ends and the not-comparable cue were searched again for every figure), and
+    # the source gives at most MAX_MENTIONS_PER_SOURCE mentions, the first ones, with the reason.
     line = "1 ms; " * (1_000_000 // 6)
-    mentions = extract_mentions("inbox/someone/2026-09-29-x.md", line)
-    assert len(mentions) == 1_000_000 // 6
+    mentions, reason = extract_source_mentions("inbox/someone/2026-09-29-x.md", line)
+    assert len(mentions) == MAX_MENTIONS_PER_SOURCE
+    assert reason is not None and f"capped at {MAX_MENTIONS_PER_SOURCE:,}" in reason
     assert {m.kind for m in mentions} == {"figure"}
 
 

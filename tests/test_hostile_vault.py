@@ -14,6 +14,7 @@ import tracemalloc
 
 import pytest
 
+from agents.scanner.mentions import MAX_MENTIONS_PER_SOURCE
 from agents.scanner.notes import MAX_FILE_BYTES, MAX_LINE_CHARS
 from agents.scanner.window import scan_window
 from state.vault_config import load_vault_config
@@ -47,6 +48,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoManifest, dic
         "nul": f"{day}T1006-nul.md",
         "bomb": f"{day}T1007-bomb.md",
         "newline": f"{day}T1008-new\nline.md",
+        "dense": f"{day}T1009-dense.md",
     }
     (agent / names["huge"]).write_text("# huge\n" + "- KV cache 90 ms on one node\n" * (5_000_000 // 29),
                                        encoding="utf-8")
@@ -57,6 +59,9 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoManifest, dic
     (agent / names["nul"]).write_bytes(b"# nul\n- TTFT 80 ms\x00 on one node\n\x00\x00\n")
     (agent / names["bomb"]).write_text(_BOMB, encoding="utf-8")
     (agent / names["newline"]).write_text("# newline name\n- KV cache 70 ms\n", encoding="utf-8")
+    # Small and short-lined, but more mentions than a source may give.
+    (agent / names["dense"]).write_text("# dense\n" + "".join(f"- TTFT {n} ms\n" for n in range(5_000)),
+                                        encoding="utf-8")
     (demo.root / "inbox" / "outsider").symlink_to(outside / "notes", target_is_directory=True)
     paths = {key: f"inbox/{agent.name}/{name}" for key, name in names.items()}
     paths["outdir"] = f"inbox/outsider/{day}T1005-leak.md"
@@ -81,6 +86,9 @@ def _check_sources(sources: dict[str, dict], paths: dict[str, str]) -> None:
     assert "MB" in sources[paths["huge"]]["reason"]
     assert f"{MAX_LINE_CHARS:,}" in sources[paths["wide"]]["reason"]
     assert sources[paths["newline"]]["time"], "a name with a newline is still dated by its name"
+    dense = sources[paths["dense"]]
+    assert dense["status"] == "truncated" and f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in dense["reason"]
+    assert f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in sources[paths["huge"]]["reason"]  # beside the MB
     for key in ("nul", "bomb", "newline"):
         entry = sources[paths[key]]
         assert entry["status"] == "read" or entry["reason"], (key, entry)  # read, or listed with a reason
@@ -101,6 +109,8 @@ def test_the_scan_lists_every_hostile_file_and_stays_in_memory_bounds(
     assert all(len(text) <= MAX_FILE_BYTES for text in scan.blobs.values())
     assert all(paths[k] not in {f.path for f in scan.files} for k in ("fifo", "zero", "outfile", "outdir"))
     assert scan.read_count >= 3  # the demo vault's own notes are still read
+    dense = [m for m in scan.mentions if m.source == paths["dense"]]
+    assert len(dense) == MAX_MENTIONS_PER_SOURCE and dense[0].value == "0 ms"  # the first ones are kept
 
 
 def test_the_offline_run_finishes_and_the_brief_lists_the_hostile_files(
@@ -118,6 +128,8 @@ def test_the_offline_run_finishes_and_the_brief_lists_the_hostile_files(
     markdown = (drafts / f"{demo.end}-{TOPIC}-e1prep.md").read_text(encoding="utf-8")
     for text in (json.dumps(brief, ensure_ascii=False), markdown):
         assert SECRET not in text
+    listed = [line for line in markdown.split("\n") if "T1009-dense.md" in line and "截断" in line]
+    assert listed and f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in listed[0]
     db = demo.root / ".baton" / "baton.db"
     if db.exists():
         assert SECRET.encode() not in db.read_bytes()

@@ -1,7 +1,8 @@
 """The ``baton`` command line: a thin layer over ``workflows.api``.
 
-Exit codes: 0 done, 1 a failure (one line, the log has the rest), 2 bad arguments (or a schema behind:
-``baton db upgrade``), 3 done but degraded (arXiv unreachable, webhooks failing: one line saying what and how
+Exit codes: 0 done, 1 a failure (one line, the log has the rest; a full disk is one line naming the file
+being written, nothing half-written), 2 bad arguments, configuration or state files (a schema behind:
+``baton db upgrade``; a damaged database file), 3 done but degraded (arXiv unreachable, webhooks failing: one line saying what and how
 to retry) or the thread is busy in another process.
 """
 
@@ -18,8 +19,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from state.errors import BatonError, ConfigError, SchemaError, ThreadBusy, UsageError
+from state.errors import BatonError, ConfigError, DamagedFile, NoSpace, SchemaError, ThreadBusy, UsageError
 from state.log_file import log_file_handler
+from state.run_day import check_run_day
 from state.settings import Settings, settings_from_env
 from workflows import api, coordination
 from workflows import review as review_api
@@ -41,9 +43,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _day(value: str) -> date:
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date (YYYY-MM-DD)") from exc
+    try:
+        return check_run_day(day)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _version() -> str:
@@ -595,12 +601,17 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(args)
     try:
         return args.handler(args)
-    except (UsageError, ConfigError, SchemaError) as exc:
+    except (UsageError, ConfigError, SchemaError, DamagedFile) as exc:
         _err.print(f"baton: error: {exc}")
         return 2
     except ThreadBusy as exc:
         _err.print(f"baton: {exc}")
         return 3
+    except NoSpace as exc:
+        # The log is on the same full disk: one line, and what to do.
+        _err.print(f"baton: failed: {exc}; free some space and run the same command again "
+                   f"(a run resumes from its last checkpoint)")
+        return 1
     except BatonError as exc:
         log.exception("baton failed")
         _err.print(f"baton: failed: {exc}  ({_log_hint(args)})")

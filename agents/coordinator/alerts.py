@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select, update
 
 from agents.coordinator.slots import describe_gap, gaps_open_at_check, short_date
+from agents.peer_deadline import DeadlineExceeded, deadline, httpx_trace
 from agents.verifier.arxiv_feed import retry_after
 from state.db import Database
 from state.errors import BatonError, DeliveryError
@@ -95,6 +96,7 @@ class SinkConfig(BaseModel):
     retries: int = Field(default=3, ge=0, le=10)
     backoff: float = Field(default=1.0, ge=0)
     max_wait: float = Field(default=30.0, ge=0)
+    budget: float = Field(default=60.0, gt=0)
 
     @model_validator(mode="after")
     def _url_for_webhook(self) -> SinkConfig:
@@ -164,6 +166,9 @@ class WebhookSink(_Recipients):
 
     A 429's ``Retry-After`` is honoured up to ``max_wait`` seconds; a longer wait gives up at once
     (the alert stays in the outbox and goes out on the next run) instead of blocking a scheduler.
+    ``timeout`` is each attempt's wall-clock deadline, answer included (a receiver trickling a byte at
+    a time cannot hold it: ``agents.peer_deadline``); ``budget`` bounds all of the sink's posts in one
+    run, waits included: once spent, the remaining alerts fail at once and stay in the outbox.
     """
 
     url: str = ""
@@ -172,10 +177,13 @@ class WebhookSink(_Recipients):
     retries: int = 3
     backoff: float = 1.0
     max_wait: float = 30.0
+    budget: float = 60.0
     sleep: Callable[[float], None] = _time.sleep
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    monotonic: Callable[[], float] = _time.monotonic
     transport: httpx.BaseTransport | None = None
     attempts: int = field(default=0, init=False)
+    _budget_end: float | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # The URL of a Slack webhook is a secret: name the sink by its hash.
@@ -187,35 +195,54 @@ class WebhookSink(_Recipients):
 
     def post(self, what: str, payload: dict) -> None:
         """POST one JSON payload with the retries; raise DeliveryError naming ``what`` after the last."""
+        if self._budget_end is None:
+            self._budget_end = self.monotonic() + self.budget
         last = ""
         wait: float | None = None
-        with httpx.Client(timeout=self.timeout, transport=self.transport) as client:
-            for attempt in range(self.retries + 1):
-                if attempt:
-                    self.sleep(wait if wait is not None else self.backoff * 2 ** (attempt - 1))
-                wait = None
-                self.attempts += 1
-                try:
-                    response = client.post(self.url, json=payload)
-                except httpx.TransportError as exc:
-                    last = f"{type(exc).__name__}: {str(exc).replace(self.url, redact_url(self.url))}"
-                    log.warning("webhook %s to %s attempt %d for %s failed: %s", self.name, redact_url(self.url),
-                                attempt + 1, what, last)
-                    continue
-                if response.status_code < 300:
-                    log.info("webhook %s to %s delivered %s", self.name, redact_url(self.url), what)
-                    return
-                last = f"HTTP {response.status_code}"
+        for attempt in range(self.retries + 1):
+            if attempt:
+                pause = wait if wait is not None else self.backoff * 2 ** (attempt - 1)
+                if pause >= self._left():
+                    last += f"; delivery time budget of {self.budget:g} s spent"
+                    break
+                self.sleep(pause)
+            wait = None
+            left = self._left()
+            if left <= 0:
+                last = (last + "; " if last else "") + f"delivery time budget of {self.budget:g} s spent"
+                break
+            self.attempts += 1
+            try:
+                response = self._attempt(payload, min(self.timeout, left))
+            except (httpx.TransportError, DeadlineExceeded) as exc:
+                last = f"{type(exc).__name__}: {str(exc).replace(self.url, redact_url(self.url))}"
                 log.warning("webhook %s to %s attempt %d for %s failed: %s", self.name, redact_url(self.url),
                             attempt + 1, what, last)
-                if response.status_code == 429:
-                    wait = retry_after(response.headers.get("Retry-After"), self.now())
-                    if wait is not None and wait > self.max_wait:
-                        last += f" (Retry-After {wait:g} s is longer than the {self.max_wait:g} s baton waits)"
-                        break
-                elif response.status_code < 500:
+                continue
+            if response.status_code < 300:
+                log.info("webhook %s to %s delivered %s", self.name, redact_url(self.url), what)
+                return
+            last = f"HTTP {response.status_code}"
+            log.warning("webhook %s to %s attempt %d for %s failed: %s", self.name, redact_url(self.url),
+                        attempt + 1, what, last)
+            if response.status_code == 429:
+                wait = retry_after(response.headers.get("Retry-After"), self.now())
+                if wait is not None and wait > self.max_wait:
+                    last += f" (Retry-After {wait:g} s is longer than the {self.max_wait:g} s baton waits)"
                     break
+            elif response.status_code < 500:
+                break
         raise DeliveryError(f"webhook {self.name!r} refused alert {what!r}: {last}")
+
+    def _left(self) -> float:
+        return (self._budget_end or 0.0) - self.monotonic()
+
+    def _attempt(self, payload: dict, seconds: float) -> httpx.Response:
+        # A client per attempt: the deadline sees the sockets of new connections only (httpx_trace).
+        with deadline(seconds), httpx.Client(timeout=seconds, transport=self.transport) as client:
+            response = client.post(self.url, json=payload, extensions={"trace": httpx_trace})
+            response.read()
+        return response
 
 
 def build_sinks(configs: Sequence[SinkConfig], state_dir: Path) -> list[Sink]:
@@ -230,7 +257,7 @@ def build_sinks(configs: Sequence[SinkConfig], state_dir: Path) -> list[Sink]:
         else:
             sinks.append(WebhookSink(
                 recipients, url=cfg.url or "", name=cfg.name or "", timeout=cfg.timeout,
-                retries=cfg.retries, backoff=cfg.backoff, max_wait=cfg.max_wait,
+                retries=cfg.retries, backoff=cfg.backoff, max_wait=cfg.max_wait, budget=cfg.budget,
             ))
     return sinks
 

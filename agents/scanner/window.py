@@ -11,7 +11,7 @@ from pathlib import Path
 from agents.scanner.cards import Card, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
-from agents.scanner.mentions import extract_mentions
+from agents.scanner.mentions import extract_source_mentions
 from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, refusal
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
@@ -71,6 +71,17 @@ def _entry(file: VaultFile, kind: str, flags: list[str], reasons: dict[str, str]
         relevance=score, status=status, reason=reasons.get(status), duplicate_of=duplicate_of,
         encoding=file.encoding, sha256=file.sha256 or None, in_window=in_window, flags=flags,
     )
+
+
+def _mark_capped(entry: SourceEntry, reason: str | None) -> None:
+    """A source whose mentions were capped is listed as cut, with the cap's reason beside any other."""
+    if reason is None:
+        return
+    entry.flags.append("truncated")
+    if entry.status == "read":
+        entry.status, entry.reason = "truncated", reason
+    else:
+        entry.reason = f"{entry.reason}; {reason}" if entry.reason else reason
 
 
 def _own_brief_name(topic: Topic, cfg: VaultConfig) -> tuple[str, str] | None:
@@ -162,7 +173,9 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
         if entry.status in ("read", "truncated") and in_window:
             scan.files.append(file)
             scan.blobs[file.sha256] = text
-            scan.mentions.extend(extract_mentions(file.path, file.body, file.body_line))
+            found, capped = extract_source_mentions(file.path, file.body, file.body_line)
+            _mark_capped(entry, capped)
+            scan.mentions.extend(found)
 
 
 _INGESTED = re.compile(rb"^ingested:[ \t]*['\"]?([0-9T:+\- ]+?)['\"]?[ \t]*$", re.MULTILINE)
@@ -219,7 +232,9 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
             scan.cards.append(card)
             scan.blobs[file.sha256] = file.text or ""
             # The card's number and title lead the text (a line of their own before the body).
-            found = extract_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}", file.body_line - 1)
+            found, capped = extract_source_mentions(file.path, f"arXiv:{card.arxiv} {card.title}\n{file.body}",
+                                                    file.body_line - 1)
+            _mark_capped(entry, capped)
             for mention in found:  # a card's lines are about its paper unless they name another
                 if mention.kind == "caveat":
                     mention.detail["paper"] = card.arxiv

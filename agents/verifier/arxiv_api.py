@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import arxiv
 import requests
 
+from agents.peer_deadline import DeadlineExceeded
 from agents.scanner.arxiv_ids import parse_arxiv_id, split_version
 from agents.verifier.arxiv_feed import ArxivSession, BadAnswer, retry_after
 from state.errors import ConfigError
@@ -314,6 +315,10 @@ class ArxivApi:
             raise _Failure(exc.reason, retry=exc.kind == "broken") from exc
         except requests.Timeout as exc:
             raise _Failure(f"no answer from arXiv within {timeout:.3g} s", retry=True) from exc
+        except DeadlineExceeded as exc:
+            # A trickling server: bytes keep coming, so no read times out, but the answer is not done.
+            raise _Failure(f"no answer from arXiv within {timeout:.3g} s (still arriving at the deadline)",
+                           retry=True) from exc
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             raise _Failure(f"cannot reach arXiv at {self.settings.url!r}: {type(exc).__name__}", retry=True) from exc
         except arxiv.UnexpectedEmptyPageError as exc:

@@ -15,6 +15,8 @@ from typing import Literal
 
 import requests
 
+from agents.peer_deadline import WatchedAdapter, deadline
+
 __all__ = ["BadAnswer", "ArxivSession", "answer_problem", "retry_after"]
 
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -34,6 +36,9 @@ class ArxivSession(requests.Session):
 
     ``arxiv.Client`` sets no timeout and hides the response; and it would page on
     after a half-parsed broken feed, so a 200 is checked here, before it sees it.
+    ``timeout`` is also each request's wall-clock deadline, headers and body together
+    (``agents.peer_deadline``): requests' own timeout bounds one socket read, which a server
+    trickling a byte at a time never trips. Past it the request raises ``DeadlineExceeded``.
     """
 
     def __init__(self) -> None:
@@ -41,13 +46,17 @@ class ArxivSession(requests.Session):
         self.timeout: float = 15.0
         self.count = 0
         self.headers_seen: requests.structures.CaseInsensitiveDict[str] | None = None
+        self.mount("http://", WatchedAdapter())
+        self.mount("https://", WatchedAdapter())
 
     def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         kwargs.setdefault("timeout", self.timeout)
         self.count += 1
         self.headers_seen = None
-        response = super().request(method, url, *args, **kwargs)
-        self.headers_seen = response.headers
+        with deadline(self.timeout):
+            response = super().request(method, url, *args, **kwargs)
+            self.headers_seen = response.headers
+            response.content  # noqa: B018 - read the whole body under the deadline
         if response.status_code == requests.codes.ok:
             problem = answer_problem(response.content)
             if problem is not None:
