@@ -40,11 +40,11 @@ def test_a_pipe_or_a_folder_named_like_a_note_is_listed_and_the_scan_goes_on(tmp
     os.mkfifo(root / "inbox" / "otto" / f"{DAY}T0901-pipe.md")
     (root / "inbox" / "otto" / f"{DAY}T0902-folder.md").mkdir()
     (root / "organized" / "paper_cards" / "3999-2703-09999.md").mkdir()
-    assert _status(root, f"{DAY}T0901-pipe.md")[0] == ("unreadable", "it is a pipe, not a regular file")
+    assert _status(root, f"{DAY}T0901-pipe.md")[0] == ("unreadable", "这是管道（FIFO），不是普通文件")
     scan = scan_window(load_vault_config(root), "serving", date.fromisoformat(DAY))  # would hang on the pipe
     reasons = {s.path: s.reason for s in scan.sources if s.status == "unreadable"}
-    assert any("folder" in (r or "") for p, r in reasons.items() if p.endswith("3999-2703-09999.md"))
-    assert any("pipe" in (r or "") for r in reasons.values())
+    assert any("文件夹" in (r or "") for p, r in reasons.items() if p.endswith("3999-2703-09999.md"))
+    assert any("管道" in (r or "") for r in reasons.values())
     assert scan.read_count >= 2  # the real notes are still read
 
 
@@ -58,7 +58,7 @@ def test_a_huge_file_and_a_huge_line_are_read_up_to_a_bound_and_flagged(tmp_path
     wide = root / "inbox" / "otto" / f"{DAY}T0904-wide.md"
     wide.write_text("# wide\n" + "x" * (MAX_LINE_CHARS * 3) + "\n", encoding="utf-8")
     (problem, reason), file = _status(root, wide.name)
-    assert problem == "truncated" and "cut" in reason
+    assert problem == "truncated" and "截断" in reason
     assert max(len(line) for line in (file.text or "").split("\n")) == MAX_LINE_CHARS
 
 
@@ -81,7 +81,7 @@ def test_mentions_are_capped_per_source_and_extraction_stops_at_the_cap(monkeypa
     monkeypatch.setattr(module, "find_caveats", lambda line: (seen.append(line), real(line))[1])
     found, reason = module.extract_source_mentions("inbox/x/dump.md", "\n".join(lines), first_line=3, limit=1_000)
     assert len(found) == 1_000 and reason is not None
-    assert "mentions capped at 1,000" in reason and "line 503" in reason  # the file line, after front matter
+    assert "上限 1,000" in reason and "第 503 行" in reason  # the file line, after front matter
     assert [m.line for m in found] == sorted(m.line for m in found) and found[0].line == 3
     assert found[0].value == "2511.00000"
     # The lines past the cap are not searched at all: the work is bounded by the cap, not by the file.

@@ -32,7 +32,7 @@ def _brief() -> Brief:
         base_doc=BaseDoc(path="organized/knowledge/inference.md", version="267"), density="中", honesty="诚实",
         summary=["增量条数：2 条"],
         sources=[SourceEntry(path="inbox/jay/a.md", kind="note", agent="jay", time=end, bytes=2048, relevance=5),
-                 SourceEntry(path="inbox/jay/x.md", kind="note", status="empty", reason="the file is empty")],
+                 SourceEntry(path="inbox/jay/x.md", kind="note", status="empty", reason="文件为空")],
         increments=incs,
         warnings=[BriefWarning(id="C1", register="D195", kind="version_conflict", text="v0.29 vs v0.30",
                                carried_from="D195"),
@@ -63,7 +63,7 @@ def test_every_increment_has_every_field():
 def test_warnings_sources_and_e2_are_rendered():
     markdown = render_markdown(_brief())
     assert "⚠️ C1（沿用 D195）" in markdown and "⚠️ C2（新增）" in markdown
-    assert "inbox/jay/x.md" in markdown and "the file is empty" in markdown
+    assert "inbox/jay/x.md" in markdown and "文件为空" in markdown
     assert "🔴 Paper A 写入 §3.3" in markdown
     assert "2609.31415 Paper A §3.3 ★★★★★ ✓ 已核对" in markdown
 

@@ -143,7 +143,7 @@ def test_a_1mb_single_line_is_cut_at_the_line_bound_before_mentions_are_extracte
     path.parent.mkdir(parents=True)
     path.write_text("# wide\n" + ("TTFT 85 ms, 2703.04417 vLLM 0.6.3 ⚠ " * 30_000)[:1_000_000] + "\n", encoding="utf-8")
     file = read_vault_file(root, path, TZ)
-    assert ("truncated", f"1 line(s) longer than {MAX_LINE_CHARS:,} characters were cut at that length") in file.problems
+    assert ("truncated", f"1 行超过 {MAX_LINE_CHARS:,} 字符，已在该长度截断") in file.problems
     mentions = extract_mentions(file.path, file.body, file.body_line)
     # What bounds the count is the line cut: ~36 characters per repeat, 4 mentions each at most.
     assert 0 < len(mentions) <= 4 * (MAX_LINE_CHARS // 36 + 1) + 5
@@ -156,7 +156,7 @@ def test_extract_mentions_on_a_1mb_line_finishes_and_is_capped_per_source() -> N
     line = "1 ms; " * (1_000_000 // 6)
     mentions, reason = extract_source_mentions("inbox/someone/2026-09-29-x.md", line)
     assert len(mentions) == MAX_MENTIONS_PER_SOURCE
-    assert reason is not None and f"capped at {MAX_MENTIONS_PER_SOURCE:,}" in reason
+    assert reason is not None and f"上限 {MAX_MENTIONS_PER_SOURCE:,}" in reason
     assert {m.kind for m in mentions} == {"figure"}
 
 

@@ -77,7 +77,7 @@ def _check_sources(sources: dict[str, dict], paths: dict[str, str]) -> None:
     for key in ("fifo", "zero", "outfile", "outdir"):
         entry = sources[paths[key]]
         assert entry["status"] == "unreadable" and entry["reason"], (key, entry)
-    assert "pipe" in sources[paths["fifo"]]["reason"]
+    assert "管道" in sources[paths["fifo"]]["reason"]
     for key in ("zero", "outfile", "outdir"):
         assert "outside the vault" in sources[paths[key]]["reason"], key
     for key in ("huge", "wide"):
@@ -87,8 +87,8 @@ def _check_sources(sources: dict[str, dict], paths: dict[str, str]) -> None:
     assert f"{MAX_LINE_CHARS:,}" in sources[paths["wide"]]["reason"]
     assert sources[paths["newline"]]["time"], "a name with a newline is still dated by its name"
     dense = sources[paths["dense"]]
-    assert dense["status"] == "truncated" and f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in dense["reason"]
-    assert f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in sources[paths["huge"]]["reason"]  # beside the MB
+    assert dense["status"] == "truncated" and f"上限 {MAX_MENTIONS_PER_SOURCE:,}" in dense["reason"]
+    assert f"上限 {MAX_MENTIONS_PER_SOURCE:,}" in sources[paths["huge"]]["reason"]  # beside the MB
     for key in ("nul", "bomb", "newline"):
         entry = sources[paths[key]]
         assert entry["status"] == "read" or entry["reason"], (key, entry)  # read, or listed with a reason
@@ -129,7 +129,7 @@ def test_the_offline_run_finishes_and_the_brief_lists_the_hostile_files(
     for text in (json.dumps(brief, ensure_ascii=False), markdown):
         assert SECRET not in text
     listed = [line for line in markdown.split("\n") if "T1009-dense.md" in line and "截断" in line]
-    assert listed and f"mentions capped at {MAX_MENTIONS_PER_SOURCE:,}" in listed[0]
+    assert listed and f"上限 {MAX_MENTIONS_PER_SOURCE:,}" in listed[0]
     db = demo.root / ".baton" / "baton.db"
     if db.exists():
         assert SECRET.encode() not in db.read_bytes()

@@ -121,7 +121,7 @@ def test_defective_files_are_flagged_with_reasons(demo: DemoManifest, brief: dic
     assert (gb["status"], gb["encoding"]) == ("read", "gb18030")
     assert sources[demo.empty_note]["status"] == "empty" and sources[demo.empty_note]["bytes"] == 0
     assert sources[demo.truncated_note]["status"] == "truncated"
-    assert "cut mid-sentence" in sources[demo.truncated_note]["reason"]
+    assert "在句中断开" in sources[demo.truncated_note]["reason"]
     assert sources[demo.undated_note]["status"] == "undated"
     copy = sources[demo.duplicate.copy]
     assert copy["status"] == "duplicate" and copy["duplicate_of"] == demo.duplicate.kept

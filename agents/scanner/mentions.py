@@ -206,8 +206,8 @@ def extract_source_mentions(source: str, text: str, first_line: int = 1,
             mention.line += first_line - 1
     if stopped_at is None:
         return found, None
-    return found, (f"mentions capped at {limit:,}: extraction stopped at line {stopped_at + first_line - 1:,}, "
-                   f"the rest of the file was not searched")
+    return found, (f"提及条目已达上限 {limit:,}（mentions capped）：抽取停在第 {stopped_at + first_line - 1:,} 行，"
+                   f"其后内容未检索")
 
 
 def extract_mentions(source: str, text: str, first_line: int = 1) -> list[Mention]:

@@ -168,12 +168,12 @@ def refusal(root: Path, path: Path) -> str | None:
         inside = target.is_relative_to(root.resolve())
         mode = target.stat().st_mode
     except (OSError, RuntimeError) as exc:
-        return f"cannot open the file: {getattr(exc, 'strerror', None) or exc}"
+        return f"无法打开文件：{getattr(exc, 'strerror', None) or exc}"
     if not inside:
-        return "it links to a file outside the vault; baton reads nothing outside the vault"
+        return "链接指向库外的文件（outside the vault）；baton 不读库外的任何内容"
     if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
-        return f"it is {kind}, not a regular file"
+        kind = "文件夹" if stat.S_ISDIR(mode) else "管道（FIFO）" if stat.S_ISFIFO(mode) else "设备或套接字"
+        return f"这是{kind}，不是普通文件"
     return None
 
 
@@ -201,34 +201,34 @@ def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         file = VaultFile(rel, agent, name, 0, "", None, None)
-        file.problems.append(("unreadable", f"cannot read the file: {exc.strerror or exc}"))
+        file.problems.append(("unreadable", f"无法读取文件：{exc.strerror or exc}"))
         return file
     size = path.stat().st_size
     cut = len(raw) > MAX_FILE_BYTES
     raw = raw[:MAX_FILE_BYTES]
     file = VaultFile(rel, agent, name, size, hashlib.sha256(raw).hexdigest(), None, None)
     if cut:
-        file.problems.append(("truncated", f"the file is {size / 1e6:.1f} MB; only its first "
-                                           f"{MAX_FILE_BYTES // 1_000_000} MB were read"))
+        file.problems.append(("truncated", f"文件大小 {size / 1e6:.1f} MB，只读入前 "
+                                           f"{MAX_FILE_BYTES // 1_000_000} MB"))
     text, encoding = decode_bytes(raw)
     if text is not None:
         text, long_lines = _cap_lines(text)
         if long_lines:
-            file.problems.append(("truncated", f"{long_lines} line(s) longer than {MAX_LINE_CHARS:,} characters "
-                                               f"were cut at that length"))
+            file.problems.append(("truncated", f"{long_lines} 行超过 {MAX_LINE_CHARS:,} 字符，"
+                                               f"已在该长度截断"))
     file.text, file.encoding = text, encoding
     if text is None:
-        file.problems.append(("decode_error", "bytes are neither UTF-8 nor GB18030 text; re-save the file as UTF-8"))
+        file.problems.append(("decode_error", "字节既不是 UTF-8 也不是 GB18030 文本；请另存为 UTF-8"))
     else:
         file.front, file.body = split_front_matter(text)
         if file.front.error:
-            file.problems.append(("bad_front_matter", f"front matter is not valid YAML: {file.front.error}"))
+            file.problems.append(("bad_front_matter", f"front matter 不是有效的 YAML：{file.front.error}"))
     _resolve_time(file, tz)
     if text is not None and not text.strip():
-        file.problems.append(("empty", "the file is empty" if not raw else "the file holds only whitespace"))
+        file.problems.append(("empty", "文件为空" if not raw else "文件只有空白字符"))
     elif text is not None and not cut and looks_truncated(file.body):  # a cut file ends mid-line by our cut
         last = [line for line in file.body.rstrip().split("\n") if line.strip()][-1].strip()
-        file.problems.append(("truncated", f"the last line is cut mid-sentence: …{last[-30:]!r}"))
+        file.problems.append(("truncated", f"最后一行在句中断开：…{last[-30:]!r}"))
     return file
 
 
