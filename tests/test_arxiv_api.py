@@ -286,9 +286,9 @@ def test_offline_uses_only_the_cache(arxiv_fake: ArxivFake, cache: ArxivCache) -
         assert api.requests_made == 0
     assert arxiv_fake.request_count == 1
     assert verdicts["2511.02230"].status == "ok"
-    assert verdicts["2603.21354"].status == "unverified" and verdicts["2603.21354"].note == "offline: not in cache"
+    assert verdicts["2603.21354"].status == "unverified" and verdicts["2603.21354"].note == "离线：缓存中没有"
     assert verdicts["2511.0223"].status == "malformed"
-    assert hits == [] and "offline" in api.notes[0]
+    assert hits == [] and "离线" in api.notes[0]
 
 
 def test_search_title_finds_the_intended_paper(arxiv_fake: ArxivFake, cache: ArxivCache) -> None:

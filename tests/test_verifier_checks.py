@@ -280,9 +280,9 @@ def test_a_title_search_that_could_not_be_made_is_said_in_the_identifier_note() 
     verdicts = {"2611.0412": ArxivLookup(query="2611.0412", id="2611.0412", version=None, status="malformed",
                                          note="2611.0412：2015 年起 YYMM 之后应为 5 位数字，此处为 4 位")}
     [entry] = arxiv_entries(verdicts, [], ZoneInfo("Asia/Shanghai"), {},
-                            {"2611.0412": "arXiv title search 'PrefixWeaver' skipped: offline, not in cache"})
+                            {"2611.0412": "arXiv 标题检索 'PrefixWeaver' 未做：离线，缓存中没有"})
     assert entry.verified == "malformed" and entry.likely is None
-    assert "5 位数字" in entry.note and "title search 'PrefixWeaver' skipped: offline" in entry.note
+    assert "5 位数字" in entry.note and "标题检索 'PrefixWeaver' 未做" in entry.note
 
 
 def test_figures_on_different_hardware_are_two_conditions_not_a_conflict() -> None:

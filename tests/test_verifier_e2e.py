@@ -329,7 +329,7 @@ def test_offline_on_a_fresh_store_makes_no_request(demo: DemoManifest, online: A
     entries = _arxiv(brief)
     assert entries[demo.malformed_id.raw]["verified"] == "malformed"
     well_formed = [e for i, e in entries.items() if i != demo.malformed_id.raw]
-    assert well_formed and all(e["verified"] == "unverified" and "offline" in (e["note"] or "")
+    assert well_formed and all(e["verified"] == "unverified" and "离线" in (e["note"] or "")
                                for e in well_formed)
 
 

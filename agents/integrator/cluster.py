@@ -77,6 +77,7 @@ class Item:
     card: Any = None  # agents.scanner.cards.Card
     queue_flag: str | None = None
     queue_card: int | None = None
+    vault_card: tuple[int, str] | None = None  # a card of the paper outside the window: (card, path)
     queue_title: str | None = None
     title: str | None = None  # a note digest's title (the note's own heading)
     remarks: list[str] = field(default_factory=list)  # a note digest's lines about what the note holds per topic

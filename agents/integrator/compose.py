@@ -61,6 +61,7 @@ from state.models import (
     BriefWarning,
     GapEntry,
     Increment,
+    SourceEntry,
     Stats,
     Window,
 )
@@ -194,6 +195,17 @@ def _named_for_item(warning: BriefWarning, chosen: Sequence[tuple[Item, Judgemen
     return warning
 
 
+def _rated_sources(sources: Sequence[SourceEntry], increments: Sequence[Increment]) -> list[SourceEntry]:
+    """The sources as read; a source that supports an increment is at least as relevant as that increment
+    (a card whose words carry the day's first item is not "低" for the topic, whatever its keyword count)."""
+    best: dict[str, int] = {}
+    for inc in increments:
+        for path in inc.sources:
+            best[path] = max(best.get(path, 0), inc.relevance or 0)
+    return [s.model_copy(update={"relevance": max(s.relevance or 0, best[s.path])}) if s.path in best else s
+            for s in sources]
+
+
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
                        topical: Callable[[str], bool],
                        other_briefs: Collection[str] = ()) -> tuple[list[BriefWarning], list[dict]]:
@@ -305,6 +317,8 @@ def integrate(
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
     for item in items:
+        if item.card is None and not item.queue_card:
+            item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
         if not any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):  # anchored: carried, not excluded
             item = with_note_remarks(item, quiet, {s.path for s in scan.sources if is_brief_path(s.path)})
         # A number written for another paper is listed for audit, never sold as an item of its own.
@@ -326,9 +340,11 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
-        if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源") and \
-                any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
-            # The living document already anchors this paper: it is this topic's, whatever today's words.
+        if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源标注丢弃") and \
+                "仅邻接" not in fit.reason and any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
+            # The living document already anchors this paper: it is this topic's, whatever today's words
+            # (a line that hands its own section to another topic only mentions the paper). Only the
+            # scouts' "丢弃" or "仅邻接" of the paper itself take it out.
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         elif fit.in_topic and fit.relevance < MIN_RELEVANCE and item.card is None and \
                 names_tracked(item_title(item), item.names, tracked):
@@ -423,7 +439,8 @@ def integrate(
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=item.urls, sources=item.sources, work_queue=item.queue_flag,
-            paper_card=item.card.card if item.card is not None else item.queue_card,
+            paper_card=item.card.card if item.card is not None else (
+                item.queue_card or (item.vault_card[0] if item.vault_card else None)),
             points=points, argument=argument, credibility=credibility.score,
             credibility_reason=credibility.reason, relation=relation,
             section=match.id if match else None, section_title=match.title if match else None,
@@ -432,9 +449,11 @@ def integrate(
         ))
     citable: list[ArxivEntry] = []
     ordered = [row for row in chosen] + sorted((r for r in rows if r[0].key not in chosen_keys), key=lambda r: r[0].key)
+    stars_of = {inc.key: inc.credibility for inc in increments}  # one item, one credibility across the lists
     for item, judgement, _fit, _rank in ordered:
         shown, _, match, title = details[item.key]
-        entries = _arxiv_entry(item, title, judgement, match.id if match else None, shown.score, results)
+        entries = _arxiv_entry(item, title, judgement, match.id if match else None,
+                               stars_of.get(item.key, shown.score), results)
         if item.key not in chosen_keys and judgement.status != "carried":
             # Not an increment today: listed for audit, not as NET-new or integrated.
             entries = [e.model_copy(update={"status": None, "note": "；".join(filter(None, ["未入选本轮增量", e.note]))})
@@ -460,7 +479,7 @@ def integrate(
         topic=topic.name, date=scan.day.isoformat(), thread=thread, executor=topic.executor,
         window=Window(start=scan.start, end=scan.end),
         base_doc=_base_doc(topic.living_doc, scan, as_of_version),
-        density=density, honesty=honesty, sources=list(scan.sources),
+        density=density, honesty=honesty, sources=_rated_sources(scan.sources, increments),
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
         excluded=excluded, carried=carried, below_cut=below_cut, input_alert=alert, set_aside=set_aside,

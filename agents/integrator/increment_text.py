@@ -70,6 +70,8 @@ def _tidy_title(text: str) -> str:
         title = stripped
     # Removing the identifier can leave "（ ，…" or "（ ）" behind.
     title = re.sub(r"[（(]\s*[)）]", "", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title)).strip(" ·—-:：|")
+    # A bracket left holding only status words and dates ("（· 沿用 9-27 ）"): a mark, not part of the name.
+    title = re.sub(r"\s*[（(][\s·,，]*(?:沿用|续立|续用|已锚入?|新增|承接)?[\s·]*(?:\d{1,2}-\d{1,2})?[\s·]*[)）]\s*$", "", title)
     for left, right in (("（", "）"), ("(", ")")):
         if title.startswith(right):
             title = title[1:].strip()
@@ -89,6 +91,15 @@ def _nameable(title: str) -> bool:
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
         return _tidy_title(item.passages[0].heading) or item.title or item.key
+    if item.card is not None and not item.title:
+        return str(item.card.title)
+    own = [p for p in item.passages if not is_brief_path(p.path)]
+    if judgement and judgement.bullets and not own and item.card is None and not item.queue_title:
+        # Only listed in passing today: the living document's own name for it reads better than a table cell.
+        for _, bullet in judgement.bullets:
+            title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+            if _nameable(title):
+                return title
     if item.title:
         return item.title
     if item.card is not None:
@@ -241,6 +252,8 @@ def card_status(item: Item) -> str:
         return " · ".join(parts)
     if item.queue_card:
         return f"paper_card {item.queue_card}（work-queue 登记；卡片不在本窗口）"
+    if item.vault_card:
+        return f"paper_card {item.vault_card[0]}（{item.vault_card[1]}，入库不在本窗口）"
     return "无 paper_card"
 
 

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from agents.integrator.cluster import Item
 from agents.integrator.scope import TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.e1_format import relayed_only
+from agents.scanner.e1_format import is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
@@ -149,7 +149,9 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         return Judgement("net_new")
     known = "\n".join([b.text for _, b in bullets] + lines)
     # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
-    new_figures = [f for f in item.figures if not f.detail.get("spec") and not _figure_known(f, known)]
+    # A brief's figures relay its own topic's notes and documents: news only when a scout's note gives them.
+    new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_brief_path(f.source)
+                   and not is_coordination_path(f.source) and not _figure_known(f, known)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     status = "integrated" if new_figures or new_card else "carried"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
@@ -80,3 +82,19 @@ def parse_card(file: VaultFile) -> Card | str:
         else:
             problems = str(exc)
         return f"invalid card front matter: {problems}"
+
+
+_CARD_FILE = re.compile(r"^(?P<card>\d+)-(?P<yymm>\d{4})-(?P<seq>\d{4,5})\.md$")
+
+
+def card_file_index(folder: Path, root: Path) -> dict[str, tuple[int, str]]:
+    """arXiv id → (card number, vault path) for every card named as the format spec says
+    (``<card>-<yymm>-<nnnnn>.md``), read from the names alone: which papers are carded at all."""
+    index: dict[str, tuple[int, str]] = {}
+    if not folder.is_dir():
+        return index
+    for path in sorted(folder.glob("*.md")):
+        match = _CARD_FILE.match(path.name)
+        if match:
+            index.setdefault(f"{match['yymm']}.{match['seq']}", (int(match["card"]), path.relative_to(root).as_posix()))
+    return index

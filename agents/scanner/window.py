@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from fnmatch import fnmatch
 from pathlib import Path
 
-from agents.scanner.cards import Card, parse_card
+from agents.scanner.cards import Card, card_file_index, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_source_mentions
@@ -47,6 +47,7 @@ class WindowScan:
     register: list[RegisterEntry] = field(default_factory=list)
     earlier_briefs: list[VaultFile] = field(default_factory=list)
     blobs: dict[str, str] = field(default_factory=dict)
+    card_files: dict[str, tuple[int, str]] = field(default_factory=dict)  # arXiv id → (card, path), every card
 
     def source_hashes(self) -> list[str]:
         """The sha256 of every in-window source: what a checkpoint compares to tell a changed vault."""
@@ -104,6 +105,7 @@ def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
     slot = _own_brief_name(topic, cfg)
     _scan_inbox(cfg, scan, slot)
     _scan_cards(cfg, scan)
+    scan.card_files = card_file_index(root / CARDS_DIR, root)
     _scan_organized(cfg, scan)
     return scan
 

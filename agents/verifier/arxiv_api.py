@@ -181,10 +181,10 @@ class ArxivApi:
             for arxiv_id, record in self._cache.records(unknown, self.as_of).items():
                 found[arxiv_id] = (record, True)
             for arxiv_id, checked in self._cache.misses([i for i in unknown if i not in found], self.as_of).items():
-                missing[arxiv_id] = (f"not on arXiv when checked on {checked.isoformat()} (cached)", True)
+                missing[arxiv_id] = (f"{checked.isoformat()} 查询时 arXiv 无此号（缓存）", True)
             unknown = [i for i in unknown if i not in found and i not in missing]
         if self.settings.offline:
-            failed = dict.fromkeys(unknown, "offline: not in cache")
+            failed = dict.fromkeys(unknown, "离线：缓存中没有")
         else:
             size = self.settings.batch_size
             for start in range(0, len(unknown), size):
@@ -219,7 +219,7 @@ class ArxivApi:
                 if len(records) == len(ids):
                     return [records[i] for i in ids]
         if self.settings.offline:
-            self.notes.append(f"arXiv title search {title!r} skipped: offline, not in cache")
+            self.notes.append(f"arXiv 标题检索 {title!r} 未做：离线，缓存中没有")
             return []
         size = self.settings.search_results
         search = arxiv.Search(query=query, max_results=size)

@@ -49,10 +49,10 @@ def arxiv_entries(verdicts: Mapping[str, ArxivLookup], mentions: list[Mention], 
         guess = (likely or {}).get(verdict.id)
         note = verdict.note
         if guess:
-            note = f"{note + '; ' if note else ''}likely {guess[0]} ({guess[1]})"
+            note = f"{note + '；' if note else ''}可能是 {guess[0]}（{guess[1]}）"
         failure = (search_failures or {}).get(verdict.id)
         if failure:
-            note = f"{note + '; ' if note else ''}{failure}"
+            note = f"{note + '；' if note else ''}{failure}"
         entries.append(ArxivEntry(
             id=verdict.id, version=f"v{version}" if version else None, verified=verdict.status,
             title=record.title if record else None,
@@ -137,8 +137,16 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         for e in open_entries(ctx.db, scan.end, own)
         if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
                                    or (e.source or "").endswith(f"-{scan.topic.slot}.md"))  # this slot raised it
-    ] + [{"d": w.register, "text": f"编号冲突（{w.carried_from}）：{w.text}", "risk": w.risk, "raised": None,
-          "carried_from": w.carried_from} for w in carried_collisions]
+    ]
+    listed = {e["d"]: e for e in register_open}
+    for w in carried_collisions:  # one line per number: a collision on a listed number is said on its line
+        note = f"编号冲突（{w.carried_from}）：{w.text}"
+        if w.register in listed:
+            listed[w.register]["text"] += f"；{note}"
+        else:
+            listed[w.register] = {"d": w.register, "text": note, "risk": w.risk, "raised": None,
+                                  "carried_from": w.carried_from}
+            register_open.append(listed[w.register])
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_closed": closed_on(ctx.db, scan.day),
