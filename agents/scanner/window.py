@@ -12,7 +12,7 @@ from agents.scanner.cards import Card, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_mentions
-from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, refusal
+from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, read_vault_head, refusal
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
@@ -173,10 +173,8 @@ def _far_from_window(path: Path, cfg: VaultConfig, scan: WindowScan) -> bool:
     """
     if refusal(cfg.root, path):
         return False  # not opened here: the full read lists it with the reason
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(2048)
-    except OSError:
+    head = read_vault_head(cfg.root, path, 2048)
+    if head is None:
         return False
     match = _INGESTED.search(head)
     when = parse_front_time(match.group(1).decode().strip(), cfg.tz) if match else None
