@@ -247,3 +247,19 @@ def test_front_matter_with_yaml_aliases_is_not_indexed_nor_expanded(tmp_path: Pa
             again = read_vault_file(manifest.root, path, TZ)
         assert first.front.data["title"] == again.front.data["title"] == "bomb"
         assert index.from_store == 0 and index.opened == 1
+
+
+def test_a_cards_head_is_answered_from_the_index_in_the_next_run(tmp_path: Path, db: Database) -> None:
+    from agents.scanner.notes import read_vault_head
+
+    manifest = generate_demo_vault(tmp_path / "vault", days=8)
+    cards = sorted((manifest.root / "organized").rglob("*.md"))
+    assert cards
+    first = VaultIndex(manifest.root, TZ, db)
+    with first.active():
+        heads = [read_vault_head(manifest.root, card, 2048) for card in cards]
+    assert heads == [card.read_bytes()[:2048] for card in cards]
+    second = VaultIndex(manifest.root, TZ, db)
+    with second.active():
+        again = [read_vault_head(manifest.root, card, 2048) for card in cards]
+    assert again == heads and second.opened == 0

@@ -225,12 +225,17 @@ def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
 
 
 def read_vault_head(root: Path, path: Path, size: int) -> bytes | None:
-    """The first ``size`` bytes of ``path`` (None: it cannot be opened); from the run's index when it knows them."""
+    """The first ``size`` bytes of ``path``; from the run's index when it knows them.
+
+    None: not opened — it leads outside the vault or is no regular file (``refusal``), or cannot be read.
+    """
     reader = ACTIVE_READER.get()
     if reader is not None and reader.serves(root):
         known = reader.head(root, path, size)
         if known is not None:
             return known
+    if refusal(root, path):
+        return None
     try:
         with path.open("rb") as handle:
             return handle.read(size)

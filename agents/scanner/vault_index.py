@@ -62,6 +62,7 @@ class VaultIndex:
         self._dirty: dict[str, dict] = {}
         self._real_dirs: dict[str, str] = {}
         self._shared: set[str] = set()  # files whose front matter shares objects (YAML aliases): copied whole
+        self._checked: set[str] = set()
         # What this run cost: files opened (read from disk), parsed, answered from the stored index.
         self.opened = 0
         self.parsed = 0
@@ -79,21 +80,22 @@ class VaultIndex:
         memo = self._memo.get(rel)
         if memo is None:
             memo = self._read(rel, path)
+        if rel not in self._checked:
+            self._checked.add(rel)
             if not plain_tree(memo.front.data):
                 self._shared.add(rel)
         return copy.deepcopy(memo) if rel in self._shared else _copy(memo)
 
     def head(self, root: Path, path: Path, size: int) -> bytes | None:
-        """The file's first ``size`` bytes from its parse, when the file is unchanged and its text is its bytes."""
+        """The file's first ``size`` bytes from its parse (made now if need be), when its text is its bytes."""
         rel = Path(path).relative_to(root).as_posix()
         file = self._memo.get(rel)
         if file is None:
-            st = self._plain_stat(rel, self.root / rel)
-            row = self._stored_row(rel) if st is not None else None
-            if row is None or row.size != st.st_size or row.mtime_ns != st.st_mtime_ns:
-                return None
-            file = self._stored_file(rel)
-        if file is None or file.encoding != "utf-8" or file.text is None:
+            if self._plain_stat(rel, self.root / rel) is None:
+                return None  # a link, a pipe, missing: the caller opens it (and refusal says why)
+            # Read (or answer from the store) the whole file once: the next run then opens nothing.
+            file = self._read(rel, self.root / rel)
+        if file.encoding != "utf-8" or file.text is None:
             return None
         data = file.text.encode("utf-8")
         # Exact only when the text is the bytes as they are (no BOM dropped, no line cut, not truncated).
