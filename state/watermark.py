@@ -29,8 +29,15 @@ def store_watermark(db: Database) -> str:
                 continue
             keys = list(table.primary_key.columns)
             columns = [func.count()]
-            if len(keys) == 1 and keys[0].type.python_type is int:
+            if len(keys) == 1 and _is_integer(keys[0].type):
                 columns.append(func.max(keys[0]))
             row = session.execute(select(*columns).select_from(table)).one()
             parts.append(f"{table.name}:{':'.join(str(v) for v in row)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _is_integer(column_type: object) -> bool:
+    try:
+        return column_type.python_type is int  # type: ignore[attr-defined]
+    except NotImplementedError:  # a type without a Python equivalent: counted, not maxed
+        return False
