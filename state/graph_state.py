@@ -41,13 +41,17 @@ class ResumeValue(BaseModel):
 
 
 class RunState(BaseModel):
-    """What flows between the nodes of one thread (``<topic>:<date>``)."""
+    """What flows between the nodes of one thread (``<topic>:<date>``).
+
+    ``day`` (and ``thread``) may be left out of the input (a LangGraph cron): the scanner then takes
+    today in the vault's timezone at run time, and the thread id ``<topic>:<day>`` from it.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    thread: str
     topic: str
-    day: str
+    thread: str = ""
+    day: str = ""
     run_id: int | None = None
     sources_read: int = 0
     sources_skipped: int = 0

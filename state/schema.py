@@ -9,17 +9,19 @@ empty SQLite database is upgraded on the spot (first-run friendliness).
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from state.db import Database
 from state.errors import SchemaError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 __all__ = ["upgrade", "check", "current_revision", "head_revision", "SCHEMA_LOCK"]
 
@@ -29,22 +31,37 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def _config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config  # Alembic only where migrations run: every command checks, few migrate
+
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     config.attributes["connection"] = connection
     return config
 
 
+_REVISION = re.compile(r'^(down_revision|revision)\s*=\s*(?:"([^"]*)"|None)\s*$', re.MULTILINE)
+
+
+@cache
 def head_revision() -> str:
-    """The newest migration this baton ships."""
-    head = ScriptDirectory.from_config(_config()).get_current_head()
-    assert head is not None
-    return head
+    """The newest migration this baton ships (read from the migration files: no Alembic import)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (_MIGRATIONS / "versions").glob("[0-9]*.py"):
+        for name, value in _REVISION.findall(path.read_text(encoding="utf-8")):
+            if value:
+                (revisions if name == "revision" else parents).add(value)
+    heads = sorted(revisions - parents)
+    if len(heads) != 1:
+        raise SchemaError(f"the migrations of this baton have {len(heads)} heads: {', '.join(heads) or 'none'}")
+    return heads[0]
 
 
 def current_revision(connection: Connection) -> str | None:
     """The migration the database is at (None: never migrated)."""
-    return MigrationContext.configure(connection).get_current_revision()
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.execute(text("SELECT version_num FROM alembic_version")).scalars().first()
 
 
 def _lock(connection: Connection) -> None:
@@ -54,6 +71,9 @@ def _lock(connection: Connection) -> None:
 
 def upgrade(db: Database) -> list[str]:
     """Apply every missing migration (idempotent); return the revisions applied."""
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     try:
         with db.engine.begin() as connection:
             _lock(connection)

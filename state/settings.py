@@ -11,7 +11,7 @@ command line's overrides, into the ``Settings`` of one run.
 from __future__ import annotations
 
 import os
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Literal
 
@@ -131,6 +131,13 @@ class Settings(BaseModel):
     feed_timeout: float = 20.0
     feed_delay: float = 2.0
 
+    def today_in(self, tz: tzinfo) -> date:
+        """Today in ``tz`` (the vault's timezone): ``today`` (``BATON_TODAY``) when pinned, else the day of
+        ``now`` (``BATON_NOW``, else the clock) in ``tz``."""
+        if self.today is not None:
+            return self.today
+        return (self.now or datetime.now(tz)).astimezone(tz).date()
+
     @property
     def checkpoint_path(self) -> Path:
         """The LangGraph checkpoint database beside the store."""
@@ -182,7 +189,7 @@ def settings_from_env(vault: Path | None, state_dir: Path | None, **overrides: o
         "recipient_webhooks": named,
         "webhook_max_wait": env.webhook_max_wait,
         "alert_stdout": env.alert_stdout,
-        "today": env.today or (env.now.date() if env.now else None),
+        "today": env.today,  # else BATON_NOW's day in the vault's timezone: Settings.today_in
         "now": env.now,
         "feed_timeout": env.feed_timeout,
         "feed_delay": env.feed_delay,

@@ -71,6 +71,10 @@ class Slot(BaseModel):
     due: str
     topic: str | None = None
     alert: list[str] = Field(default_factory=list)
+    # The first day the slot is expected (``baton init`` writes the day it made the vault): no gap
+    # and no streak day before it. Without it a slot starts at its first note, else at the vault's
+    # earliest dated note.
+    since: date | None = None
 
     @field_validator("due")
     @classmethod

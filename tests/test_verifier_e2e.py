@@ -7,6 +7,7 @@ project's own demo vault (``workflows.demo_vault``) and always run.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -168,8 +169,15 @@ def test_inference_0929_verifies_against_arxiv_and_rerun_is_free(sample_vault: P
     assert brief["stats"]["arxiv_requests"] == first_count <= 3
     assert brief["stats"].get("offline") is False
 
-    # The same day again: everything from the store, no request, no new D-number.
+    # The same day again, nothing changed: the waiting draft is the answer (issue 12), no request.
     allocated = _register_rows(sample_vault)
+    assert _run(sample_vault, "inference", "2026-09-29") == brief
+    assert window_fake.request_count == first_count
+    # A note touched (same bytes, new mtime): the graph runs again, everything from the store, no
+    # request, no new D-number.
+    note = next(p for p in sorted((sample_vault / "inbox").glob("*/2026-09-29*.md")) if "e1prep" not in p.name)
+    stat = note.stat()
+    os.utime(note, ns=(stat.st_atime_ns, stat.st_mtime_ns + 3_000_000_000))
     again = _run(sample_vault, "inference", "2026-09-29")
     assert window_fake.request_count == first_count
     assert again["stats"]["arxiv_requests"] == 0  # this run's verify, not the first run's count

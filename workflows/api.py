@@ -10,9 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from agents.llm.provider import ChatProvider
-from agents.scanner.window import scan_window
-from state.checkpoints import open_checkpointer
+from agents.scanner.vault_index import VaultIndex
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
@@ -23,7 +21,7 @@ from state.schema import check as check_schema
 from state.settings import Settings
 from state.store import Store
 from state.vault_config import load_vault_config
-from workflows.graph import build_graph
+from workflows.rerun import forget_answer, remember_answer, run_inputs, stored_answer
 
 __all__ = ["RunOutcome", "open_context", "run_brief", "thread_id", "graph_session", "stream_thread"]
 
@@ -65,7 +63,11 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
     db = Database(settings.database_url)
     check_schema(db)
     llm_settings = llm_settings_from_env()  # rules only unless BATON_LLM_MODEL is set
-    llm = ChatProvider.from_settings(llm_settings) if llm_settings is not None else None
+    llm = None
+    if llm_settings is not None:
+        from agents.llm.provider import ChatProvider  # LangChain: imported only in LLM mode
+
+        llm = ChatProvider.from_settings(llm_settings)
     return BatonContext(settings=settings, db=db, store=Store(db), config=config,
                         progress=progress or (lambda message: None), llm=llm)
 
@@ -73,6 +75,11 @@ def open_context(settings: Settings, progress: Progress | None = None) -> BatonC
 @contextmanager
 def graph_session(ctx: BatonContext) -> Iterator:
     """The compiled graph with its checkpointer, closed afterwards."""
+    # LangGraph is imported here, not at the top: a command (or an unchanged re-run) that never
+    # runs the graph does not pay for it.
+    from state.checkpoints import open_checkpointer
+    from workflows.graph import build_graph
+
     with open_checkpointer(ctx.settings.database_url, ctx.settings.checkpoint_path) as saver:
         yield build_graph(saver)
 
@@ -107,41 +114,69 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
     thread = thread_id(topic, day)
     config = {"configurable": {"thread_id": thread}}
     started = time.monotonic()
-    with hold(ctx.db, thread, "run"), graph_session(ctx) as graph:
+    with hold(ctx.db, thread, "run"):
         ctx.store.close_stale_runs(thread)  # we hold the lease: a run still marked running is dead
-        snapshot = graph.get_state(config)
-        waiting = bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
-        mode = "resume" if snapshot.next and not waiting else "fresh"
-        if waiting:
-            mode = "revise"
-        if mode == "resume" and "publish" not in snapshot.next:
-            # Resume only onto the window the interrupted run scanned; a changed vault starts over,
-            # so that no node mixes results of two different windows.
-            scan = scan_window(ctx.config, topic, day)
-            if scan.source_hashes() != RunState.model_validate(snapshot.values).source_hashes:
-                ctx.progress(f"the vault changed since {thread} was interrupted: starting the run over")
-                mode = "fresh"
-            else:
-                ctx.scans[thread] = scan
-        run_id = ctx.store.start_run(thread, topic, day.isoformat(), mode)
-        try:
-            if mode == "resume":
-                ctx.progress(f"resuming {thread} at {', '.join(snapshot.next)}")
-                graph.update_state(config, {"run_id": run_id})
-                stream_thread(graph, None, config, ctx)
-            else:
-                initial = RunState(thread=thread, topic=topic, day=day.isoformat(), run_id=run_id)
-                stream_thread(graph, initial, config, ctx)
-        except BaseException as exc:
-            ctx.store.finish_run(run_id, "failed", time.monotonic() - started, f"{type(exc).__name__}: {exc}")
-            raise
-        final = graph.get_state(config)
-        values = RunState.model_validate(final.values)
-        pending = bool(final.next)
+        inputs = run_inputs(ctx, topic, day)
+        answer = stored_answer(ctx, thread, inputs)
+        if answer is not None:
+            # Nothing it depends on changed since the thread stopped at the approval step: that draft stands.
+            run_id = ctx.store.start_run(thread, topic, day.isoformat(), "unchanged")
+            ctx.store.finish_run(run_id, "pending", time.monotonic() - started)
+            remember_answer(ctx, thread, inputs, run_id=run_id, brief_sha256=answer.brief_sha256,
+                            revision=answer.revision, drafts=answer.drafts)
+            ctx.progress(f"unchanged since run {answer.run_id}: the vault, the store and the settings are as "
+                         f"they were; revision {answer.revision} still waits for approval")
+            return RunOutcome(thread=thread, mode="unchanged", drafts=answer.drafts,
+                              brief_sha256=answer.brief_sha256, revision=answer.revision, pending=True)
+        index = VaultIndex(ctx.settings.vault, ctx.config.tz, ctx.db)
+        with graph_session(ctx) as graph, index.active():
+            values, pending, mode, run_id = _run_graph(ctx, graph, config, thread, topic, day, started)
         ctx.store.finish_run(run_id, "pending" if pending else "done", time.monotonic() - started)
-    stored = ctx.store.brief(thread)
-    degraded = [why for why in (values.arxiv_degraded, values.alerts_degraded) if why]
+        stored = ctx.store.brief(thread)
+        degraded = [why for why in (values.arxiv_degraded, values.alerts_degraded) if why]
+        if (pending and not degraded and stored is not None and values.brief_sha256
+                and run_inputs(ctx, topic, day) == inputs):
+            remember_answer(ctx, thread, inputs, run_id=run_id, brief_sha256=values.brief_sha256,
+                            revision=stored[2], drafts=values.drafts)
+        else:
+            forget_answer(ctx, thread)
     return RunOutcome(thread=thread, mode=mode, drafts=values.drafts, brief_sha256=values.brief_sha256,
                       revision=stored[2] if stored else 0, pending=pending, published=values.published,
                       degraded=degraded)
+
+
+def _run_graph(ctx: BatonContext, graph, config: dict, thread: str, topic: str, day: date,  # type: ignore[no-untyped-def]
+               started: float) -> tuple[RunState, bool, str, int]:
+    """Run (or resume) the thread's graph; return its state, whether it waits, the mode and the run's id."""
+    from agents.scanner.window import scan_window
+
+    snapshot = graph.get_state(config)
+    waiting = bool(snapshot.next) and any(task.interrupts for task in snapshot.tasks)
+    mode = "resume" if snapshot.next and not waiting else "fresh"
+    if waiting:
+        mode = "revise"
+    if mode == "resume" and "publish" not in snapshot.next:
+        # Resume only onto the window the interrupted run scanned; a changed vault starts over,
+        # so that no node mixes results of two different windows.
+        scan = scan_window(ctx.config, topic, day)
+        if scan.source_hashes() != RunState.model_validate(snapshot.values).source_hashes:
+            ctx.progress(f"the vault changed since {thread} was interrupted: starting the run over")
+            mode = "fresh"
+        else:
+            ctx.scans[thread] = scan
+    run_id = ctx.store.start_run(thread, topic, day.isoformat(), mode)
+    try:
+        if mode == "resume":
+            ctx.progress(f"resuming {thread} at {', '.join(snapshot.next)}")
+            graph.update_state(config, {"run_id": run_id})
+            stream_thread(graph, None, config, ctx)
+        else:
+            initial = RunState(thread=thread, topic=topic, day=day.isoformat(), run_id=run_id)
+            stream_thread(graph, initial, config, ctx)
+    except BaseException as exc:
+        ctx.store.finish_run(run_id, "failed", time.monotonic() - started, f"{type(exc).__name__}: {exc}")
+        raise
+    final = graph.get_state(config)
+    return RunState.model_validate(final.values), bool(final.next), mode, run_id
+
 

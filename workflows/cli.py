@@ -23,8 +23,7 @@ from state.errors import BatonError, ConfigError, DamagedFile, NoSpace, SchemaEr
 from state.log_file import log_file_handler
 from state.run_day import check_run_day
 from state.settings import Settings, settings_from_env
-from workflows import api, coordination
-from workflows import review as review_api
+from workflows import api
 
 __all__ = ["main", "build_parser"]
 
@@ -33,6 +32,20 @@ _err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 _out = Console(highlight=False, soft_wrap=True, markup=False)
 log = logging.getLogger("baton")
 _log_file: Path | None = None
+
+
+def _coordination():  # type: ignore[no-untyped-def]
+    """workflows.coordination, imported when a command needs it (it brings LangGraph)."""
+    from workflows import coordination
+
+    return coordination
+
+
+def _review():  # type: ignore[no-untyped-def]
+    """workflows.review, imported when a command needs it (it brings LangGraph)."""
+    from workflows import review
+
+    return review
 
 
 class _Parser(argparse.ArgumentParser):
@@ -177,8 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     schedule = commands.add_parser("schedule", help="print (or --install) the crontab / systemd timers of the "
                                    "vault's times")
     _common(schedule)
-    schedule.add_argument("--format", choices=["all", "cron", "systemd", "github"], default="all",
-                          help="what to print (default: cron and systemd)")
+    schedule.add_argument("--format", choices=["all", "cron", "systemd", "github", "langgraph"], default="all",
+                          help="what to print (default: cron and systemd; github: a GitHub Actions workflow; "
+                               "langgraph: LangGraph server crons, as langgraph_sdk calls)")
+    schedule.add_argument("--server", default="http://127.0.0.1:2024",
+                          help="with --format langgraph: the LangGraph server's URL (default: langgraph dev's)")
     schedule.add_argument("--install", action="store_true",
                           help="write the systemd user units and print the systemctl command that enables them")
     schedule.add_argument("--unit-dir", type=Path, default=None,
@@ -241,7 +257,7 @@ def _settings(args: argparse.Namespace, **overrides: object) -> Settings:
 
 
 def _date_of(args: argparse.Namespace, settings: Settings) -> date:
-    """``--date``, else today in the vault's timezone (``BATON_TODAY`` pins "today" for scripts and tests)."""
+    """``--date``, else today in the vault's timezone (``BATON_TODAY`` pins "today", ``BATON_NOW`` the clock)."""
     given = getattr(args, "date", None) or getattr(args, "day", None)
     if given is not None:
         return given
@@ -249,7 +265,7 @@ def _date_of(args: argparse.Namespace, settings: Settings) -> date:
         return settings.today
     from state.vault_config import load_vault_config
 
-    return datetime.now(load_vault_config(settings.vault).tz).date()
+    return settings.today_in(load_vault_config(settings.vault).tz)
 
 
 def _progress(message: str) -> None:
@@ -311,13 +327,13 @@ def _cmd_review(args: argparse.Namespace) -> int:
     from workflows.review_text import page_or_print, review_text
 
     ctx = api.open_context(_settings(args))
-    view = review_api.review(ctx, args.thread)
+    view = _review().review(ctx, args.thread)
     page_or_print(review_text(view, args.kind, args.new, change_only=args.diff_only))
     return 0
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    rows = review_api.list_threads(api.open_context(_settings(args)))
+    rows = _review().list_threads(api.open_context(_settings(args)))
     for row in rows:
         decided = "; ".join(f"{d.action} r{d.revision} by {d.by}" for d in row.decisions) or "no decision"
         _out.print(f"{row.thread:<24} {row.status:<9} r{row.revision:<3} {row.warnings:>3} warnings  "
@@ -329,14 +345,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args))
-    for line in review_api.show_lines(ctx, args.thread):
+    for line in _review().show_lines(ctx, args.thread):
         _out.print(line, markup=False)
     return 0
 
 
 def _cmd_discard(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args), _progress)
-    decided = review_api.discard(ctx, args.thread, args.by or _user(), args.reason)
+    decided = _review().discard(ctx, args.thread, args.by or _user(), args.reason)
     _out.print(f"discarded {decided.thread} revision {decided.revision}; nothing was published")
     return 0
 
@@ -350,7 +366,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_approve(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args), _progress)
-    decided = review_api.approve(ctx, args.thread, args.by or _user(), edit=args.edit, replace=args.replace,
+    decided = _review().approve(ctx, args.thread, args.by or _user(), edit=args.edit, replace=args.replace,
                                  dismiss=[tuple(pair) for pair in args.dismiss], confirm=args.confirm)
     for note in decided.notes:
         _out.print(note)
@@ -362,17 +378,17 @@ def _cmd_approve(args: argparse.Namespace) -> int:
 
 def _cmd_reject(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args), _progress)
-    decided = review_api.reject(ctx, args.thread, args.by or _user(), args.reason)
+    decided = _review().reject(ctx, args.thread, args.by or _user(), args.reason)
     _out.print(f"rejected {decided.thread} revision {decided.revision}; `baton run` revises the draft")
     return 0
 
 
 def _cmd_pending(args: argparse.Namespace) -> int:
     ctx = api.open_context(_settings(args))
-    waiting = review_api.pending(ctx)
+    waiting = _review().pending(ctx)
     for thread, revision in waiting:
         _out.print(f"{thread}\trevision {revision}")
-    unpublished = review_api.unpublished(ctx)
+    unpublished = _review().unpublished(ctx)
     for item in unpublished:
         _out.print(f"{item.thread}\trevision {item.revision} approved by {item.by}, not published: {item.command}")
     if not waiting and not unpublished:
@@ -391,7 +407,7 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
     settings = _settings(args)
     day = _date_of(args, settings)
     ctx = api.open_context(settings)
-    report = coordination.gap_report(ctx, day, args.days)
+    report = _coordination().gap_report(ctx, day, args.days)
     if args.svg:
         from state.files import atomic_write_text
 
@@ -412,7 +428,7 @@ def _cmd_gaps(args: argparse.Namespace) -> int:
         table.add_column(short_date(day), justify="center", no_wrap=True, min_width=5)
     cells: dict[tuple[str, str], str] = {}
     for gap in report.gaps:
-        mark = coordination.STATUS_MARK.get(gap.status, gap.status)
+        mark = _coordination().STATUS_MARK.get(gap.status, gap.status)
         if gap.status in ("late", "missing"):
             mark += f"{gap.streak}"
             if gap.arrived:
@@ -440,7 +456,7 @@ def _excuse_days(args: argparse.Namespace, settings: Settings) -> list[date]:
         if args.date or args.day:
             raise UsageError("give either --date or --from/--to, not both")
         first, last = args.first or args.last, args.last or args.first
-        return coordination.day_range(first, last)
+        return _coordination().day_range(first, last)
     return [_date_of(args, settings)]
 
 
@@ -448,7 +464,7 @@ def _cmd_excuse(args: argparse.Namespace) -> int:
     settings = _settings(args)
     ctx = api.open_context(settings)
     if args.list:
-        excuses = coordination.list_excuses(ctx, args.slot)
+        excuses = _coordination().list_excuses(ctx, args.slot)
         for item in excuses:
             _out.print(f"{item.slot}\t{item.day}\t{item.by}\t{item.reason}")
         if not excuses:
@@ -459,14 +475,14 @@ def _cmd_excuse(args: argparse.Namespace) -> int:
     days = _excuse_days(args, settings)
     span = f"{days[0]}" if len(days) == 1 else f"{days[0]} … {days[-1]} ({len(days)} days)"
     if args.remove:
-        key, removed = coordination.remove_excuses(ctx, args.slot, days)
+        key, removed = _coordination().remove_excuses(ctx, args.slot, days)
         _out.print(f"removed {len(removed)} excuse(s) of {key} on {span}" if removed
                    else f"{key} had no excuse on {span}")
         return 0
     if not args.reason:
         raise UsageError("an excuse needs --reason TEXT (e.g. --reason 国庆假期)")
     by = args.by or _user()
-    key = coordination.excuse_days(ctx, args.slot, days, by, args.reason)
+    key = _coordination().excuse_days(ctx, args.slot, days, by, args.reason)
     _out.print(f"excused {key} on {span} (by {by}: {args.reason})")
     if args.day is not None:
         _err.print("baton: note: the positional DATE of `baton excuse` is deprecated; use --date DATE")
@@ -478,7 +494,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     day = _date_of(args, settings)
     ctx = api.open_context(settings)
     now = settings.now or datetime.now(ctx.config.tz)
-    result = coordination.run_check(ctx, day, now, dry_run=args.dry_run)
+    result = _coordination().run_check(ctx, day, now, dry_run=args.dry_run)
     _out.print(f"check {day} as of {result.as_of:%Y-%m-%d %H:%M} {ctx.config.schedule.timezone}: "
                f"{len(result.open_gaps)} open gap(s)")
     verb = "would send" if result.dry_run else "sent"
@@ -524,6 +540,10 @@ def _cmd_schedule(args: argparse.Namespace) -> int:
             _out.print(text, end="")
     if args.format == "github":
         _out.print(schedule.github_workflow(ctx.config, _date_of(args, settings)), end="")
+    if args.format == "langgraph":
+        from workflows.langgraph_crons import langgraph_script
+
+        _out.print(langgraph_script(ctx.config, _date_of(args, settings), server=args.server), end="")
     return 0
 
 
@@ -545,10 +565,9 @@ def _cmd_feeds_fetch(args: argparse.Namespace) -> int:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from workflows.init_vault import init_vault
+    from workflows.init_vault import init_moment, init_vault
 
-    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
-    result = init_vault(args.dir, stamp)
+    result = init_vault(args.dir, init_moment().isoformat(timespec="seconds"))
     for rel in result.written:
         _out.print(f"wrote {result.root / rel}")
     _out.print(f"next: edit {result.root / 'topics.toml'} and {result.root / 'schedule.toml'}, then "

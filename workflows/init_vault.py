@@ -7,21 +7,27 @@ an empty feed list. Everything is written only when none of the files exists yet
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
-from state.errors import UsageError
+from state.errors import ConfigError, UsageError
 from state.files import atomic_write_text
+from state.settings import read_env
 from state.vault_config import CARDS_DIR, QUEUE_PATH, REGISTER_PATH
 
-__all__ = ["InitResult", "init_vault", "SKELETON"]
+__all__ = ["InitResult", "init_vault", "init_moment", "SKELETON", "SKELETON_TIMEZONE"]
+
+SKELETON_TIMEZONE = "Asia/Shanghai"  # the timezone schedule.toml is written with (the team edits it)
 
 _SCHEDULE = """\
 # Baton slots: who must deliver which note, by when. Times are local to `timezone`.
 # A slot is met on a day when inbox/<agent>/ holds a note of that date whose name matches
 # `pattern` ({date} = YYYY-MM-DD; * and ? as in globs) and whose time is at or before `due`.
 # `alert` names who hears about a gap; map each name to a webhook with BATON_WEBHOOKS=NAME=URL.
+# `since` is the first day a slot is expected: no gap and no streak is counted before it.
 
-timezone = "Asia/Shanghai"
+timezone = "{timezone}"
 check_at = "12:45"          # the daily coordination check (`baton check`)
 
 [[slot]]
@@ -31,6 +37,7 @@ pattern = "{date}-example-e1prep.md"
 due = "22:30"
 topic = "example"
 alert = ["lead"]
+since = {since}           # the day `baton init` made this vault
 """
 
 _TOPICS = """\
@@ -101,6 +108,20 @@ SKELETON: dict[str, str] = {
 }
 
 
+def init_moment() -> datetime:
+    """Now in the skeleton's timezone; ``BATON_NOW`` / ``BATON_TODAY`` pin it (a bad setting is ignored here:
+    init writes files, the commands that read the settings say what is wrong)."""
+    tz = ZoneInfo(SKELETON_TIMEZONE)
+    try:
+        env = read_env()
+    except ConfigError:
+        return datetime.now(tz)
+    if env.now is not None:
+        return env.now.astimezone(tz)
+    now = datetime.now(tz)
+    return datetime.combine(env.today, now.time(), tzinfo=tz) if env.today is not None else now
+
+
 @dataclass(frozen=True)
 class InitResult:
     """The vault folder and the files written, relative to it."""
@@ -112,7 +133,8 @@ class InitResult:
 def init_vault(root: Path, updated: str) -> InitResult:
     """Write the skeleton into ``root`` (created if needed); refuse when any of its files exists.
 
-    ``updated`` is the moment (ISO 8601 with offset) written into the living document and register.
+    ``updated`` is the moment (ISO 8601 with offset, in the vault's timezone) written into the living
+    document and register; its date is each slot's ``since`` (the first day the slot is expected).
     """
     root = root.expanduser().resolve()
     if root.exists() and not root.is_dir():
@@ -122,5 +144,7 @@ def init_vault(root: Path, updated: str) -> InitResult:
         raise UsageError(f"{str(root)!r} already has {', '.join(existing)}: baton init never overwrites a file "
                          "(edit them, or init an empty folder)")
     for rel, text in SKELETON.items():
+        # The vault-local date of the moment, and the timezone it is in.
+        text = text.replace("{since}", updated[:10]).replace("{timezone}", SKELETON_TIMEZONE)
         atomic_write_text(root / rel, text.format(updated=updated) if "{updated}" in text else text)
     return InitResult(root, list(SKELETON))

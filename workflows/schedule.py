@@ -19,7 +19,8 @@ from state.feeds_config import load_feeds_config
 from state.files import atomic_write_text
 from state.vault_config import VaultConfig, parse_hhmm
 
-__all__ = ["Job", "schedule_jobs", "crontab", "systemd_units", "timer_names", "github_workflow", "install_units"]
+__all__ = ["Job", "schedule_jobs", "crontab", "systemd_units", "timer_names", "github_workflow", "install_units",
+           "utc_cron", "has_dst"]
 
 _UNIT_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -109,21 +110,30 @@ def install_units(units: dict[str, str], unit_dir: Path) -> list[Path]:
     return written
 
 
+def utc_cron(cfg: VaultConfig, on: date, hhmm: str) -> str:
+    """The UTC cron expression (``M H * * *``) of the vault-local time ``hhmm`` as of the day ``on``."""
+    utc = datetime.combine(on, parse_hhmm(hhmm), tzinfo=cfg.tz).astimezone(UTC)
+    return f"{utc.minute} {utc.hour} * * *"
+
+
+def has_dst(cfg: VaultConfig, on: date) -> bool:
+    """Whether the vault's UTC offset differs within the half year from ``on`` (UTC crons then drift)."""
+    offsets = {cfg.tz.utcoffset(datetime.combine(on + timedelta(days=d), parse_hhmm("12:00"))) for d in (0, 182)}
+    return len(offsets) > 1
+
+
 def github_workflow(cfg: VaultConfig, on: date) -> str:
     """A GitHub Actions workflow running the jobs on their UTC times (GitHub's cron knows no timezone)."""
     lines = ["# baton on GitHub Actions: the vault is this repository; times converted from "
              f"{cfg.schedule.timezone} to UTC as of {on}."]
-    offsets = {cfg.tz.utcoffset(datetime.combine(on + timedelta(days=d), parse_hhmm("12:00"))) for d in (0, 182)}
-    if len(offsets) > 1:
+    if has_dst(cfg, on):
         lines.append("# NOTE: this timezone has daylight saving time; re-run `baton schedule --format github` "
                      "when it changes.")
     lines += ["name: baton", "on:", "  schedule:"]
     steps: list[str] = []
     for job in schedule_jobs(cfg):
         for hhmm in job.times:
-            local = datetime.combine(on, parse_hhmm(hhmm), tzinfo=cfg.tz)
-            utc = local.astimezone(UTC)
-            cron = f"{utc.minute} {utc.hour} * * *"
+            cron = utc_cron(cfg, on, hhmm)
             lines.append(f"    - cron: '{cron}'  # {hhmm} {cfg.schedule.timezone}: {job.name}")
             args = " ".join(shlex.quote(a) for a in job.args)
             steps.append(f"      - if: github.event.schedule == '{cron}'\n        run: baton --vault . {args}")

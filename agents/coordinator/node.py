@@ -87,7 +87,7 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     as_of = brief.window.end
     gaps = compute_gaps(cfg, day, _GAP_DAYS, excuses=load_excuses(ctx.db), as_of=as_of)
     claims = check_claims(read_coordination_notes(cfg, day, day), gaps, cfg)
-    today = ctx.settings.today or datetime.now(cfg.tz).date()
+    today = ctx.settings.today_in(cfg.tz)
     record_gaps_and_outbox(ctx.db, cfg, gaps, today=today, now=datetime.now(cfg.tz),
                            send_backfill=ctx.settings.send_backfill, run_day=day)
     if ctx.settings.crash_after == "coordinate:recorded":

@@ -4,8 +4,9 @@ A slot is met on a day when ``inbox/<agent>/`` holds a note of that date whose
 name matches the slot's pattern and whose time is at or before ``due``; late
 when the first such note comes after; missing when none comes. Consecutive
 late or missing days make a streak; an excused day neither breaks nor extends
-it. History starts at the first slot note of the vault, so a first run on an
-old vault knows the past. The inbox is listed once per call and only files
+it. A slot's history starts at its ``since`` (schedule.toml), else its first
+note, else the vault's earliest dated note, so a first run on an old vault knows
+the past and a new vault's slot has no streak from before it existed. The inbox is listed once per call and only files
 that match a slot are read (their time may sit in front matter or body).
 """
 
@@ -27,6 +28,8 @@ __all__ = [
     "Excuses",
     "scan_arrivals",
     "compute_gaps",
+    "slot_starts",
+    "earliest_note_day",
     "check_moment",
     "gaps_open_at_check",
     "describe_gap",
@@ -125,24 +128,19 @@ def compute_gaps(
     """Return one GapEntry per slot and day for the ``days`` days ending at ``day``.
 
     ``as_of`` hides notes that came later and leaves out slot-days not yet due
-    at that moment; None reads the vault as it stands. Streaks count from the
-    vault's first slot note, before the window too; days before it get no entry.
+    at that moment; None reads the vault as it stands. Streaks count from each
+    slot's start (``slot_starts``), before the window too; days before it get no entry.
     """
     if days < 1:
         raise ValueError(f"days must be at least 1, not {days!r}")
     if arrivals is None:
         arrivals = scan_arrivals(cfg)
     first_day = day - timedelta(days=days - 1)
-    # Each slot's history starts at its own first note: before it nothing is known (no entries, no
-    # streak), so a slot added to schedule.toml later has no false streak from before it existed.
-    # A slot with no note at all is counted from the first day shown.
-    firsts: dict[str, date] = {}
-    for key, when in arrivals:
-        firsts[key] = min(firsts.get(key, when), when)
+    starts = slot_starts(cfg, arrivals, day)
     entries: list[GapEntry] = []
     for slot in cfg.schedule.slot:
         streak = 0
-        current = firsts.get(slot.key, first_day)
+        current = starts[slot.key]
         while current <= day:
             entry = _slot_day(cfg, slot, current, streak, excuses, arrivals, as_of)
             if entry is not None:
@@ -151,6 +149,50 @@ def compute_gaps(
                     entries.append(entry)
             current += timedelta(days=1)
     return entries
+
+
+def slot_starts(cfg: VaultConfig, arrivals: dict[tuple[str, date], list[Arrival]], day: date) -> dict[str, date]:
+    """The first day each slot is expected: before it nothing is counted (no entry, no streak day).
+
+    The slot's ``since`` in schedule.toml when given; else its first note (a slot added to
+    schedule.toml later has no false streak from before it existed); else, for a slot with no note
+    yet, the vault's earliest dated note (a new vault's slot is not 7 days late on its first check);
+    a vault with no dated note at all starts on ``day``.
+    """
+    firsts: dict[str, date] = {}
+    for key, when in arrivals:
+        firsts[key] = min(firsts.get(key, when), when)
+    vault_start: date | None = None
+    starts: dict[str, date] = {}
+    for slot in cfg.schedule.slot:
+        if slot.since is not None:
+            starts[slot.key] = slot.since
+        elif slot.key in firsts:
+            starts[slot.key] = firsts[slot.key]
+        else:
+            if vault_start is None:
+                vault_start = earliest_note_day(cfg) or day
+            starts[slot.key] = vault_start
+    return starts
+
+
+def earliest_note_day(cfg: VaultConfig) -> date | None:
+    """The date of the vault's earliest dated note (``inbox/<agent>/<date>…``), by file name; None: none yet."""
+    inbox = Path(cfg.root) / "inbox"
+    earliest: date | None = None
+    if not inbox.is_dir():
+        return None
+    with os.scandir(inbox) as agents:
+        folders = [entry.path for entry in agents if entry.is_dir()]
+    for folder in folders:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.endswith(".md"):
+                    continue
+                when = parse_note_name(entry.name).day
+                if when is not None and (earliest is None or when < earliest):
+                    earliest = when
+    return earliest
 
 
 def _slot_day(

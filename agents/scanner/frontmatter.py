@@ -26,6 +26,25 @@ _Loader.yaml_implicit_resolvers = {
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
+# libyaml's parser (when PyYAML has it) with the same resolvers: the same data, several times faster.
+# Only for heads the pure-Python reader accepts as they are; any error is reported by the pure-Python
+# loader, so a broken head gets the same reason either way.
+_CLoader: type | None = None
+if getattr(yaml, "__with_libyaml__", False):
+    class _CLoader(yaml.CSafeLoader):  # type: ignore[no-redef]
+        """CSafeLoader with ``_Loader``'s resolvers."""
+
+    _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+
+def _load_head(head: str) -> object:
+    if _CLoader is not None and not yaml.reader.Reader.NON_PRINTABLE.search(head):
+        try:
+            return yaml.load(head, Loader=_CLoader)  # noqa: S506 - CSafeLoader subclass
+        except yaml.YAMLError:
+            pass  # the pure-Python loader says why, in its own words
+    return yaml.load(head, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+
 
 @dataclass
 class FrontMatter:
@@ -47,7 +66,7 @@ def split_front_matter(text: str) -> tuple[FrontMatter, str]:
             head = "\n".join(lines[1:index])
             body = "\n".join(lines[index + 1:])
             try:
-                data = yaml.load(head, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+                data = _load_head(head)
             except yaml.YAMLError as exc:
                 reason = " ".join(str(exc).split())
                 return FrontMatter(present=True, error=reason, body_start_line=index + 1), body

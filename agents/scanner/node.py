@@ -15,16 +15,21 @@ __all__ = ["scan", "current_scan"]
 
 
 def scan(state: RunState, runtime: Runtime[BatonContext]) -> dict:
-    """Scan the window of ``state.topic`` on ``state.day`` and store what was found."""
+    """Scan the window of ``state.topic`` on ``state.day`` and store what was found.
+
+    An input without a day (a LangGraph cron) is today's brief: today in the vault's timezone, now.
+    """
     ctx = runtime.context
-    result = scan_window(ctx.config, state.topic, date.fromisoformat(state.day))
-    ctx.store.save_scan(state.thread, result.sources, result.mentions, result.blobs)
-    ctx.scans[state.thread] = result
+    day = date.fromisoformat(state.day) if state.day else ctx.settings.today_in(ctx.config.tz)
+    thread = state.thread or f"{state.topic}:{day.isoformat()}"
+    result = scan_window(ctx.config, state.topic, day)
+    ctx.store.save_scan(thread, result.sources, result.mentions, result.blobs)
+    ctx.scans[thread] = result
     read = result.read_count
     skipped = len(result.sources) - read
     ctx.progress(f"scan: {read} sources read, {skipped} listed as skipped, {len(result.mentions)} mentions")
-    return {"sources_read": read, "sources_skipped": skipped, "mentions": len(result.mentions),
-            "source_hashes": result.source_hashes()}
+    return {"day": day.isoformat(), "thread": thread, "sources_read": read, "sources_skipped": skipped,
+            "mentions": len(result.mentions), "source_hashes": result.source_hashes()}
 
 
 def current_scan(state: RunState, ctx: BatonContext) -> WindowScan:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 import stat
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from agents.scanner.frontmatter import FrontMatter, parse_front_time, split_front_matter
@@ -25,9 +27,33 @@ __all__ = [
     "read_vault_file",
     "looks_truncated",
     "ASSUMED_TIME",
+    "ACTIVE_READER",
+    "FileReader",
+    "read_vault_file_uncached",
+    "read_vault_bytes",
+    "read_vault_head",
+    "parse_vault_bytes",
+    "unreadable_file",
 ]
 
 ASSUMED_TIME = time(12, 0)
+
+
+class FileReader(Protocol):
+    """What answers ``read_vault_file`` for one vault while it is active (the run's vault index)."""
+
+    def serves(self, root: Path) -> bool:
+        """Whether this reader is the one for the vault at ``root``."""
+
+    def read(self, root: Path, path: Path) -> VaultFile:
+        """The file at ``path`` (inside ``root``) as ``read_vault_file_uncached`` would return it."""
+
+    def head(self, root: Path, path: Path, size: int) -> bytes | None:
+        """The first ``size`` bytes of the file when known without opening it, else None."""
+
+
+# The reader of the current run (set by ``agents.scanner.vault_index.VaultIndex.active``); None: read directly.
+ACTIVE_READER: ContextVar[FileReader | None] = ContextVar("baton_vault_reader", default=None)
 
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})"
@@ -186,27 +212,81 @@ def _cap_lines(text: str) -> tuple[str, int]:
 
 
 def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
-    """Read ``path`` (inside ``root``) and resolve its time; never raises for bad content."""
-    rel = path.relative_to(root).as_posix()
-    parts = rel.split("/")
-    agent = parts[1] if len(parts) > 2 and parts[0] == "inbox" else None
-    name = parse_note_name(path.name)
-    refused = refusal(root, path)
+    """Read ``path`` (inside ``root``) and resolve its time; never raises for bad content.
+
+    While a vault index is active for ``root`` (``agents.scanner.vault_index``, one per run), the
+    file is answered from it: parsed at most once per run, and not opened at all when its size and
+    mtime match what the index kept from an earlier run.
+    """
+    reader = ACTIVE_READER.get()
+    if reader is not None and reader.serves(root):
+        return reader.read(root, path)
+    return read_vault_file_uncached(root, path, tz)
+
+
+def read_vault_head(root: Path, path: Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of ``path``; from the run's index when it knows them.
+
+    None: not opened — it leads outside the vault or is no regular file (``refusal``), or cannot be read.
+    """
+    reader = ACTIVE_READER.get()
+    if reader is not None and reader.serves(root):
+        known = reader.head(root, path, size)
+        if known is not None:
+            return known
+    if refusal(root, path):
+        return None
+    try:
+        with path.open("rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return None
+
+
+def read_vault_bytes(root: Path, path: Path, *, checked: bool = False) -> tuple[bytes, int] | tuple[None, str]:
+    """The file's first ``MAX_FILE_BYTES + 1`` bytes and its size, or (None, why it cannot be read).
+
+    ``checked``: the caller already knows the file is a regular file inside the vault (``refusal`` is skipped).
+    """
+    refused = None if checked else refusal(root, path)
     if refused:
-        file = VaultFile(rel, agent, name, 0, "", None, None)
-        file.problems.append(("unreadable", refused))
-        return file
+        return None, refused
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        file = VaultFile(rel, agent, name, 0, "", None, None)
-        file.problems.append(("unreadable", f"无法读取文件：{exc.strerror or exc}"))
-        return file
-    size = path.stat().st_size
+        return None, f"无法读取文件：{exc.strerror or exc}"
+    return raw, path.stat().st_size
+
+
+def read_vault_file_uncached(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:
+    """``read_vault_file`` without any index: open, decode and parse the file now."""
+    raw, size = read_vault_bytes(root, path)
+    if raw is None:
+        return unreadable_file(root, path, str(size))
+    return parse_vault_bytes(root, path, tz, raw, int(size))
+
+
+def unreadable_file(root: Path, path: Path, why: str) -> VaultFile:
+    """A file listed unread, with the reason."""
+    rel = path.relative_to(root).as_posix()
+    file = VaultFile(rel, _agent_of(rel), parse_note_name(path.name), 0, "", None, None)
+    file.problems.append(("unreadable", why))
+    return file
+
+
+def _agent_of(rel: str) -> str | None:
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "inbox" else None
+
+
+def parse_vault_bytes(root: Path, path: Path, tz: ZoneInfo, raw: bytes, size: int) -> VaultFile:
+    """Parse the bytes read from ``path`` (at most ``MAX_FILE_BYTES + 1``; ``size`` is the file's size)."""
+    rel = path.relative_to(root).as_posix()
+    name = parse_note_name(path.name)
     cut = len(raw) > MAX_FILE_BYTES
     raw = raw[:MAX_FILE_BYTES]
-    file = VaultFile(rel, agent, name, size, hashlib.sha256(raw).hexdigest(), None, None)
+    file = VaultFile(rel, _agent_of(rel), name, size, hashlib.sha256(raw).hexdigest(), None, None)
     if cut:
         file.problems.append(("truncated", f"文件大小 {size / 1e6:.1f} MB，只读入前 "
                                            f"{MAX_FILE_BYTES // 1_000_000} MB"))

@@ -12,7 +12,7 @@ from agents.scanner.cards import Card, card_file_index, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_source_mentions
-from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, refusal
+from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, read_vault_head
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
@@ -189,13 +189,9 @@ def _far_from_window(path: Path, cfg: VaultConfig, scan: WindowScan) -> bool:
     A year of cards is parsed in full only when it matters: a card whose line is missing or
     unreadable is parsed (and, when broken, listed with the parser's reason) as before.
     """
-    if refusal(cfg.root, path):
-        return False  # not opened here: the full read lists it with the reason
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(2048)
-    except OSError:
-        return False
+    head = read_vault_head(cfg.root, path, 2048)
+    if head is None:
+        return False  # not opened here (refused or unreadable): the full read lists it with the reason
     match = _INGESTED.search(head)
     when = parse_front_time(match.group(1).decode().strip(), cfg.tz) if match else None
     return when is not None and not _near(when.astimezone(cfg.tz).date(), scan)
