@@ -105,9 +105,25 @@ def _usable(ctx: BatonContext) -> bool:
     return not (ctx.settings.crash_after or ctx.settings.pause_after or ctx.settings.auto_approve)
 
 
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _checkpoints_sound(ctx: BatonContext) -> bool:
+    """The thread's checkpoints can still be resumed: a SQLite checkpoint file that is not one any more
+    (garbage over it) sends the run through the graph, which names the file and what to do."""
+    path = ctx.settings.checkpoint_path
+    if ctx.settings.database_url.startswith("postgresql") or not path.exists():
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(_SQLITE_HEADER)) in (_SQLITE_HEADER, b"")
+    except OSError:
+        return False
+
+
 def stored_answer(ctx: BatonContext, thread: str, inputs: RunInputs) -> StoredAnswer | None:
     """The stored answer of ``thread`` when nothing it depends on changed since; else None."""
-    if not _usable(ctx):
+    if not _usable(ctx) or not _checkpoints_sound(ctx):
         return None
     raw = ctx.store.artifact(thread, ANSWER_ARTIFACT)
     if raw is None:
