@@ -215,3 +215,15 @@ def test_key_points_are_the_notes_own_sentences_not_links_or_a_briefs_relay() ->
     assert any(p.startswith("方案：主缓存") for p in points)
     assert any(p.startswith("Lumen-KV + vLLM（第 1）：speedup 2.7×") for p in points)
     assert not any(brief.path in p for p in points)  # the notes say enough; the brief only relays them
+
+
+def test_an_item_its_scout_finds_little_new_in_is_cut_with_those_words(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1600-jay-survey.md").write_text(
+        "# jay\n\n### KV cache 管理综述（Corvid Labs）⭐⭐⭐\n- Corvid Labs KV cache 综述 arXiv 2609.30071\n"
+        "- 按分配 / 压缩 / 卸载组织，prefill 与 decode 各一节，vLLM 支持矩阵\n- 综述类，新意一般；可作引用入口\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    assert not [i for i in brief.increments if "2609.30071" in i.arxiv]
+    [row] = [x for x in brief.below_cut if "2609.30071" in (x.get("arxiv") or [])]
+    assert "新意" in row["reason"] and "综述" in row["title"]  # the heading's paper: its section is its own

@@ -164,6 +164,17 @@ def _line_offset(file_text: str, mentions: Sequence[Mention], first_line: int = 
     return 0
 
 
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9-]{2,}|[\u4e00-\u9fff]{2,}")
+_COMMON = frozenset({"arxiv", "paper", "the", "and", "for", "with", "论文", "笔记", "来源", "原文"})
+
+
+def _shares_words(line: str, heading: str) -> bool:
+    """The line names what the heading names: a word of three letters or more, or two Chinese
+    characters, in both (besides "arXiv" and the like)."""
+    words = {w.lower() for w in _WORDS.findall(heading)} - _COMMON
+    return bool(words & ({w.lower() for w in _WORDS.findall(line)} - _COMMON))
+
+
 def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], heading_text: str) -> set[str]:
     keys = set(anchors_by_line.get(passage.start, [])) | set(_named_keys(heading_text))
     if keys or not passage.heading:
@@ -174,6 +185,10 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
             continue
         if _LINK_LINE.match(line):
             return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
+        ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
+        if not named_source and len(set(ids)) == 1 and _shares_words(line, heading_text):
+            # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper
+            return set(ids)
         if _SOURCE_LINE.match(line) and not named_source:  # "来源：CSDN《…》https://…": the passage digests that page
             urls = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
             if urls:

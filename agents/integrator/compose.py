@@ -410,6 +410,9 @@ def integrate(
         if item.key in chosen_keys or moved.get(item.key, {}).get("to") == "excluded":
             continue
         title = details[item.key][3]
+        if item.key.startswith("note:") and len(item.passages) != 1:
+            # A digest is the note's sections without a paper or a link: its papers are items of their own.
+            title = f"{title}（该笔记中无论文 / 链接的段落）"
         entry = {"key": item.key, "title": title, "arxiv": item.arxiv, "sources": item.sources,
                  "paper_card": item.card.card if item.card is not None else None}
         if judgement.status == "carried":

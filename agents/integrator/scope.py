@@ -45,7 +45,7 @@ class TopicFit:
     in_topic: bool
     relevance: int
     reason: str = ""
-    mark: str | None = None  # "discard" | "carried" | "anchored": a scout's status for the item, with ``evidence``
+    mark: str | None = None  # "discard" | "carried" | "anchored" | "minor": a scout's status for the item, with ``evidence``
     evidence: str = ""
     stars: int = 0  # the scouts' own rating of the item (⭐ on its lines in notes), 0 when none
 
@@ -229,10 +229,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 placed_here = placed_here or (path, mark)
             elif elsewhere:
                 forwarded = forwarded or (path, mark)
-    status = next(((path, mark) for kind in ("discard", "carried", "anchored") for path, mark in marks
+    status = next(((path, mark) for kind in ("discard", "carried", "anchored", "minor") for path, mark in marks
                    if mark.kind == kind and path not in other_briefs), None)
     status_mark = status[1].kind if status else None
-    label = {"discard": "丢弃", "carried": "沿用", "anchored": "已锚入"}
+    label = {"discard": "丢弃", "carried": "沿用", "anchored": "已锚入", "minor": "新意有限"}
     evidence = f"来源标注{label[status[1].kind]}：「{_quote(status[1].text)}」（{_where(*status)}）" if status else ""
     if status_mark == "discard":
         return TopicFit(False, relevance, f"来源标注丢弃：「{_quote(status[1].text)}」（{_where(*status)}）",

@@ -194,6 +194,7 @@ def select_items(
         row for row in candidates
         if row[2].in_topic and row[1].status != "carried" and row[2].relevance >= MIN_RELEVANCE
         and _has_substance(row[0], row[2]) and not relayed_only(row[0].sources)  # a relay is no witness
+        and row[2].mark != "minor"  # the scout finds little new in it
     ]
     eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
     return eligible[: limits[1]]
@@ -203,6 +204,8 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
                rows: Sequence[tuple[Item, Judgement, TopicFit, int]],
                chosen: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int]) -> str:
     """Why an in-topic, not-carried item did not make the increments (in Chinese, for the brief)."""
+    if fit.mark == "minor":
+        return fit.evidence or "来源标注新意有限"
     if relayed_only(item.sources):
         return f"仅见于简报的转述（{'、'.join(item.sources[:2])}{' 等' if len(item.sources) > 2 else ''}），无一手来源"
     if fit.relevance < MIN_RELEVANCE:

@@ -23,7 +23,7 @@ from typing import Literal
 
 __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 
-MarkKind = Literal["discard", "carried", "anchored", "placed", "forwarded", "adjacent", "rating"]
+MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "adjacent", "rating"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
@@ -41,6 +41,9 @@ _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|
 _NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:什么)?新(?:的)?(?:结论|发现|东西|内容|信息|观点)|结论(?:不变|没变|未变)|"
                           r"\bno new (?:findings?|conclusions?|results?|insights?|information|claims?)\b|\bnothing new\b",
                           re.IGNORECASE)
+# The scout finds little new in it, though nothing anchored: "综述类，新意一般", "结论没什么意外", "incremental at best".
+_MINOR = re.compile(r"新意(?:一般|不大|有限|不多|很少)|没(?:什么|啥)新意|无新意|结论没(?:什么|啥)意外|"
+                    r"\b(?:little|nothing) novel\b|\bincremental at best\b|\blow novelty\b", re.IGNORECASE)
 # The scout finds the item agrees with what is anchored: "数字沿用 15:05", "和我们 9-27 决策树基本一致",
 # "matches what the living doc already says". Anchored, not NET-new (new figures still make it an integration).
 _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)(?:我们|活文档|已锚|之前|上周|\d{1,2}-\d{1,2})[^，。；;\n]{0,16}?"
@@ -103,6 +106,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("carried", "", number, text))
         elif _ANCHORED.search(text) or _CONSISTENT.search(text):
             marks.append(Mark("anchored", "", number, text))
+        elif _MINOR.search(text):
+            marks.append(Mark("minor", "", number, text))
         for match in _PLACED.finditer(text):
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
         for match in _FORWARD.finditer(text):
