@@ -17,7 +17,9 @@ only what was written strictly before it, and never the slot's own brief
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +28,7 @@ from datetime import date, datetime
 
 from rapidfuzz import fuzz
 from sqlalchemy import func, select
+from sqlalchemy import text as sql_text
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
 from agents.scanner.register import RegisterEntry
@@ -285,6 +288,9 @@ def _own_number(session, warning: BriefWarning, view: AsOf) -> RegisterEntryRow 
     return None
 
 
+_ALLOCATION_LOCK = 0x6261746F6E44  # "batonD": the advisory lock that serialises new D-numbers on PostgreSQL
+
+
 def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date,  # type: ignore[no-untyped-def]
               view: AsOf) -> int:
     """A number for a new item: the one the day's own brief gave the same item, else one nobody used.
@@ -302,6 +308,9 @@ def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | N
             setattr(row, name, value)
         session.flush()
         return row.number
+    if session.get_bind().dialect.name == "postgresql":
+        # Runs of several topics allocate at once: one allocation at a time, for this transaction.
+        session.execute(sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ALLOCATION_LOCK})
     highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
                   session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
     session.add(RegisterEntryRow(number=highest + 1, **fields))
@@ -323,13 +332,14 @@ def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], 
         if warning.kind not in REGISTERED_KINDS or not warning.key or warning.register:
             result.append(warning)
             continue
-        for _attempt in range(5):
+        for attempt in range(8):
             try:
                 with db.session() as session:
                     result.append(_number_one(session, thread, warning, day, view))
                 break
             except StoreConflict:
-                continue  # another run took that number first: read the highest again
+                # Another run took that number first: read the highest again, after a short random pause.
+                time.sleep(random.uniform(0, 0.05 * (attempt + 1)))
         else:
             raise StoreError(f"could not allocate a D-number for {warning.key!r} in thread {thread!r}")
     return result
