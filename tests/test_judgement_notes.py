@@ -227,3 +227,33 @@ def test_an_item_its_scout_finds_little_new_in_is_cut_with_those_words(tmp_path:
     assert not [i for i in brief.increments if "2609.30071" in i.arxiv]
     [row] = [x for x in brief.below_cut if "2609.30071" in (x.get("arxiv") or [])]
     assert "新意" in row["reason"] and "综述" in row["title"]  # the heading's paper: its section is its own
+
+
+_REGISTER = """---
+updated: 2026-09-27T22:30:00+08:00
+---
+
+| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |
+|---|---|---|---|---|---|
+| D50 | Tidepool arXiv 2609.31415 误差只在 2 个公开 trace 上验证 | ⚠⚬⚬ 中低 | 2026-09-20 | 待核 | jay 9-20 |
+| D51 | 某视频数据集标注口径不一 | ⚠⚬ 低 | 2026-09-21 | 待核 | tom 9-21 |
+"""
+
+
+def test_an_open_register_entry_about_a_paper_the_window_names_is_carried_whatever_its_words(
+        tmp_path: Path) -> None:
+    from workflows import api
+    from state.settings import settings_from_env
+
+    root = _vault(tmp_path)
+    (root / "organized/registry").mkdir(parents=True, exist_ok=True)
+    (root / "organized/registry/contradictions.md").write_text(_REGISTER, encoding="utf-8")
+    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
+    try:
+        outcome = api.run_brief(ctx, "inference", DAY)
+    finally:
+        ctx.db.dispose()
+    brief = Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+    listed = {e["d"] for e in brief.register_open}
+    assert "D50" in listed  # no topic keyword in its words, but about a paper of the window
+    assert "D51" not in listed  # neither the topic's words nor the window's papers

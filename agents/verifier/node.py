@@ -132,11 +132,13 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     outage = find_outage(verdicts, api.notes)
     entries = without_outage(entries, outage)
     carried = {w.register for w in warnings if w.register}
+    window_ids = {m.value for m in scan.mentions if m.kind == "arxiv" and not m.detail.get("malformed")}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         for e in open_entries(ctx.db, scan.end, own)
         if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
-                                   or (e.source or "").endswith(f"-{scan.topic.slot}.md"))  # this slot raised it
+                                   or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
+                                   or any(i in e.text for i in window_ids))  # about a paper the window names
     ]
     listed = {e["d"]: e for e in register_open}
     for w in carried_collisions:  # one line per number: a collision on a listed number is said on its line
