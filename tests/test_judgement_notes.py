@@ -242,8 +242,8 @@ updated: 2026-09-27T22:30:00+08:00
 
 def test_an_open_register_entry_about_a_paper_the_window_names_is_carried_whatever_its_words(
         tmp_path: Path) -> None:
-    from workflows import api
     from state.settings import settings_from_env
+    from workflows import api
 
     root = _vault(tmp_path)
     (root / "organized/registry").mkdir(parents=True, exist_ok=True)
