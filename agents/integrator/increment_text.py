@@ -49,7 +49,8 @@ def _clean(text: str) -> str:
     if text.startswith("|") or text.count(" | ") >= 2:
         cells = [c.strip() for c in text.strip("|").split("|") if c.strip() and set(c.strip()) != {"-"}]
         text = f"{cells[0]}：{'，'.join(cells[1:])}" if len(cells) > 1 else "".join(cells)
-    return text.replace("**", "").strip()
+    # The scouts' rating marks rate the line; they are not part of what it says.
+    return re.sub(r"\s*(?:⭐|★){1,5}\s*", " ", text.replace("**", "")).strip()
 
 
 def _cut(text: str, limit: int = _POINT_CHARS) -> str:
@@ -177,7 +178,8 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
 
     def add(text: str, path: str, line: int) -> None:
         cleaned = _clean(text)
-        if len(_ONLY_REFS.sub("", cleaned)) < 6 or _LINK_LABELS.match(cleaned.strip()) or cleaned in seen:
+        if len(_ONLY_REFS.sub("", cleaned)) < 6 or _LINK_LABELS.match(cleaned.strip()) or cleaned in seen \
+                or cleaned.endswith(("：", ":")):  # a lead-in to the lines under it says nothing itself
             return  # a bare link or number is where the item is, not what it says
         seen.add(cleaned)
         (relayed if _relayed(path) else points).append(f"{_cut(cleaned)}（{path} L{line}）")
@@ -281,10 +283,15 @@ def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: 
     than its card (new to the vault, not a new paper): its month, or the warning that says so."""
     witnesses = witness_notes(item)
     others = [p for p in item.note_sources if p not in witnesses]
+    relays = [p for p in others if is_brief_path(p) or is_coordination_path(p)]
+    listing = [p for p in others if p not in relays]
     agents = sorted({p.split("/")[1] for p in witnesses})
-    facts = [f"{len(witnesses)} 份一手笔记（{' / '.join(agents)}）" if witnesses else "无一手笔记"]
-    if others:
-        facts.append(f"另有 {len(others)} 份笔记 / 简报提及或转述")
+    # Counted as the credibility line counts them: witnesses are scouts, however many notes each wrote.
+    facts = [f"{len(agents)} 个一手来源（{' / '.join(agents)}，{len(witnesses)} 份笔记）" if witnesses else "无一手笔记"]
+    if listing:
+        facts.append(f"另有 {len(listing)} 份笔记仅提及")
+    if relays:  # worded as the credibility line words them
+        facts.append(f"{len(relays)} 份简报 / 协调记录转述")
     if item.card is not None:
         facts.append(f"paper_card {item.card.card}（主分类 {item.card.primary}）")
     if item.queue_flag:

@@ -241,7 +241,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return TopicFit(True, max(relevance, STRONG), mark=status_mark, evidence=evidence, stars=stars)
     if forwarded is not None:  # handed to another topic ("转 training"): that topic's, not ours
         path, mark = forwarded
-        return TopicFit(False, relevance, f"来源标注转交「{mark.value[:40]}」（{_where(path, mark)}）")
+        return TopicFit(False, relevance, f"来源标注转交：「{_quote(mark.text)}」（{_where(path, mark)}）")
     for remark in getattr(item, "remarks", []):
         if _says_nothing_for(remark, ours):  # the note itself (or, for its items, its preamble or summary)
             return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
