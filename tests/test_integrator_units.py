@@ -284,3 +284,16 @@ def test_an_excluded_card_is_named_by_its_categories_in_the_cards_order():
                                 summary="检索重排", path="organized/paper_cards/0042.md")
     fit = judge_scope(item, _rules())
     assert not fit.in_topic and "分类 rag/llm-infra" in fit.reason  # primary first, as the card has them
+
+
+def test_a_section_the_title_names_comes_first_unless_the_paper_is_anchored_elsewhere():
+    from agents.integrator.sections import _named_in
+
+    doc = parse_living_doc(LIVING)
+    body = "prefill 与 decode 的 KV cache 压缩取舍，4-bit 量化"  # words of both sections
+    assert propose_section(body, doc.sections, title="Cache Compression 的五个家族").id == "§3.3"
+    assert propose_section(body, doc.sections, title="Prefill-Decode Disaggregation 实践").id == "§2.3"
+    anchored = propose_section(body, doc.sections, ["2609.23130"], title="Prefill-Decode Disaggregation 实践")
+    assert anchored.id == "§3.3" and anchored.anchored
+    assert _named_in("Context Engineering 决策框架", "§5.2 Context Engineering 与 Agentic RAG")
+    assert not _named_in("KV 引擎选型", "§6.1 推理引擎选型决策树（2026）")  # a few shared words are not its name

@@ -388,7 +388,7 @@ def integrate(
         # The selection ranks on what the vault says, not on whether arXiv was reached: stable offline/online.
         # A caveat qualifies a claim the brief passes on; it does not keep the item out of the brief.
         rank_credibility = score_credibility(item, {}, [w for w in on_item if w.kind != "caveat"], fit.stars).score
-        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv)
+        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, title)
         details[item.key] = (credibility, on_item, match, title)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)

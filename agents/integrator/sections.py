@@ -68,8 +68,20 @@ def _documents(sections: Sequence[Any]) -> list[tuple[Any, Counter]]:
     return docs
 
 
-def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ()) -> list[SectionMatch]:
-    """Score every numbered section against ``text``, best first (ties by section order)."""
+def _named_in(title: str, section_title: str) -> bool:
+    """The item's title names the section: a part of the section's name (brackets and numbering
+    dropped, split at 与 / 和 / "/" / 、) of four characters or more occurs in it ("Context Engineering 决策框架"
+    under "§5.2 Context Engineering 与 Agentic RAG")."""
+    name = re.sub(r"[（(].*?[）)]", " ", re.sub(r"^\s*§\s*[\w.]+(?:[（(]\d+[）)])?\s*", "", section_title))
+    parts = [p.strip() for p in re.split(r"与|和|/|、|&|\band\b", name) if len(p.strip()) >= 4]
+    lowered = title.lower()
+    return any(part.lower() in lowered for part in parts)
+
+
+def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
+                  title: str = "") -> list[SectionMatch]:
+    """Score every numbered section against ``text``, best first (ties by section order); a section the
+    item's ``title`` names comes before the others (after one already holding the item's paper)."""
     docs = _documents(sections)
     if not docs:
         return []
@@ -89,14 +101,16 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ())
             weight = min(qtf, _QTF_CAP)
             score += weight * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
         anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
-        scored.append((not anchored, -score, index, SectionMatch(section.id, section.title, score, anchored)))
-    scored.sort(key=lambda row: row[:3])
-    return [row[3] for row in scored]
+        named = bool(title) and _named_in(title, section.title)
+        scored.append((not anchored, not named, -score, index, SectionMatch(section.id, section.title, score, anchored)))
+    scored.sort(key=lambda row: row[:4])
+    return [row[4] for row in scored]
 
 
-def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = ()) -> SectionMatch | None:
-    """Return the best section for ``text``, or None when nothing in the document is related."""
-    ranked = rank_sections(text, sections, arxiv)
-    if not ranked or (ranked[0].score <= 0 and not ranked[0].anchored):
+def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
+                    title: str = "") -> SectionMatch | None:
+    """Return the best section for ``text`` (an item titled ``title``), or None when nothing is related."""
+    ranked = rank_sections(text, sections, arxiv, title)
+    if not ranked or (ranked[0].score <= 0 and not ranked[0].anchored and not _named_in(title, ranked[0].title)):
         return None
     return ranked[0]
