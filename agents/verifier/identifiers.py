@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
@@ -21,23 +22,43 @@ __all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "check_malforme
 _PROPER = re.compile(r"(?=[A-Za-z0-9.-]{4,}$)[A-Za-z][a-z0-9]*(?:[A-Z0-9][A-Za-z0-9]*|-[A-Za-z0-9.]+)+")
 
 
-def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
-               candidates: Mapping[str, Sequence[str]] | None = None) -> dict[str, tuple[str, str]]:
-    """For each malformed number: (likely identifier, why) from the window, the cards or a title search."""
+class _Malformed(NamedTuple):
+    """What the window says about one malformed number: the full numbers starting with its digits,
+    the names its own line gives it, and the numbers those names carry elsewhere."""
+
+    mention: Mention
+    prefixed: list[str]
+    own: list[ArxivName]
+    same_name: set[str]
+    by_name: dict[str, set[str]]
+
+
+def _malformed_numbers(mentions: Sequence[Mention]) -> list[_Malformed]:
+    """One entry per malformed number of ``mentions`` (its first mention), with the window's evidence."""
     wellformed = sorted({m.value for m in mentions if m.kind == "arxiv" and not m.detail.get("malformed")})
     names = arxiv_names(mentions)
     by_name: dict[str, set[str]] = defaultdict(set)
     for named in names:
         if not named.mention.detail.get("malformed"):
             by_name[name_key(named.name)].add(named.id)
-    found: dict[str, tuple[str, str]] = {}
+    found: dict[str, _Malformed] = {}
     for mention in mentions:
         if mention.kind != "arxiv" or not mention.detail.get("malformed") or mention.value in found:
             continue
         digits = mention.value
-        prefixed = [i for i in wellformed if i.startswith(digits) and i != digits]
         own = [n for n in names if n.mention is mention or (n.id == digits and n.mention.source == mention.source)]
-        same_name = sorted(set().union(*(by_name.get(name_key(n.name), set()) for n in own))) if own else []
+        found[digits] = _Malformed(mention, [i for i in wellformed if i.startswith(digits) and i != digits], own,
+                                   {i for n in own for i in by_name.get(name_key(n.name), set())}, by_name)
+    return list(found.values())
+
+
+def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
+               candidates: Mapping[str, Sequence[str]] | None = None) -> dict[str, tuple[str, str]]:
+    """For each malformed number: (likely identifier, why) from the window, the cards or a title search."""
+    found: dict[str, tuple[str, str]] = {}
+    for entry in _malformed_numbers(mentions):
+        digits, prefixed, own = entry.mention.value, entry.prefixed, entry.own
+        same_name = sorted(entry.same_name)
         card_hits = [c.arxiv for c in cards if c.arxiv.startswith(digits)] + [
             c.arxiv for c in cards for n in own if fuzz.partial_ratio(" ".join(name_words(n.name)),
                                                                    " ".join(name_words(c.title))) >= 90]
@@ -53,26 +74,16 @@ def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
 
 
 def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike]) -> dict[str, tuple[str, str]]:
-    """Malformed numbers whose intended identifier is certain: the well-formed number that starts with
+    """Malformed numbers whose intended identifier is certain: the one well-formed number that starts with
     the same digits, under the same name in another source ("Continuum 2511.0223" beside "Continuum
-    2511.02230"). Nothing is left to verify: the number is repaired and the repair listed, not warned of."""
-    wellformed = {m.value for m in mentions if m.kind == "arxiv" and not m.detail.get("malformed")}
-    names = arxiv_names(mentions)
-    by_name: dict[str, set[str]] = defaultdict(set)
-    for named in names:
-        if not named.mention.detail.get("malformed"):
-            by_name[name_key(named.name)].add(named.id)
+    2511.02230"). Nothing is left to verify: the number is repaired and the repair listed, not warned of.
+    ``cards`` are not needed for certainty (a card's number alone is a guess): kept for one signature."""
     repairs: dict[str, tuple[str, str]] = {}
-    for mention in mentions:
-        if mention.kind != "arxiv" or not mention.detail.get("malformed") or mention.value in repairs:
-            continue
-        digits = mention.value
-        prefixed = sorted(i for i in wellformed if i.startswith(digits) and i != digits)
-        own = [n for n in names if n.mention is mention or (n.id == digits and n.mention.source == mention.source)]
-        same_name = {i for n in own for i in by_name.get(name_key(n.name), set())}
-        if len(prefixed) == 1 and prefixed[0] in same_name:
-            name = next(n.name for n in own if prefixed[0] in by_name.get(name_key(n.name), set()))
-            repairs[digits] = (prefixed[0], f"同名「{name}」在其他来源写作 {prefixed[0]}，本号为其缺位写法")
+    for entry in _malformed_numbers(mentions):
+        if len(entry.prefixed) == 1 and entry.prefixed[0] in entry.same_name:
+            full = entry.prefixed[0]
+            name = next(n.name for n in entry.own if full in entry.by_name.get(name_key(n.name), set()))
+            repairs[entry.mention.value] = (full, f"同名「{name}」在其他来源写作 {full}，本号为其缺位写法")
     return repairs
 
 
