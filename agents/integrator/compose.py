@@ -23,15 +23,16 @@ from agents.integrator.increment_text import (
     item_title,
     key_points,
     relation_text,
+    tidy_title,
 )
 from agents.integrator.scope import (
     ScopeRules,
     judge_scope,
     names_tracked,
+    passage_verdicts,
     quiet_notes,
     section_terms,
     text_relevance,
-    topical_passages,
     tracked_subjects,
     with_note_remarks,
 )
@@ -316,6 +317,7 @@ def integrate(
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
+    sections_carried: list[dict] = []
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
@@ -328,11 +330,16 @@ def integrate(
                 continue
             item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
         if item.key.startswith("note:"):
-            passages = topical_passages(item, rules)
+            verdicts = passage_verdicts(item, rules)
+            for verdict in verdicts:
+                # A section set aside ends in a list of its own, with the reason its own words give.
+                if verdict.place != "kept":
+                    section = verdict.passage
+                    entry = {"key": f"{item.key}#L{section.start}", "title": tidy_title(section.heading) or item_title(item),
+                             "arxiv": [], "paper_card": None, "sources": [section.path], "reason": verdict.reason}
+                    (sections_carried if verdict.place == "carried" else excluded).append(entry)
+            passages = [v.passage for v in verdicts if v.place == "kept"]
             if not passages:
-                excluded.append({"key": item.key, "title": item_title(item), "arxiv": [], "paper_card": None,
-                                 "sources": item.sources,
-                                 "reason": "笔记中带评级、无链接的段落均非本主轴内容或已由作者标注不单列"})
                 continue
             spans = [(p.start, p.end) for p in passages]
             item = replace(item, passages=passages,
@@ -404,7 +411,7 @@ def integrate(
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
     # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.
-    carried: list[dict] = []
+    carried: list[dict] = list(sections_carried)
     below_cut: list[dict] = []
     for item, judgement, fit, score in rows:
         if item.key in chosen_keys or moved.get(item.key, {}).get("to") == "excluded":

@@ -24,7 +24,7 @@ from agents.verifier.names import arxiv_name
 if TYPE_CHECKING:
     from agents.scanner.window import WindowScan
 
-__all__ = ["item_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
+__all__ = ["item_title", "tidy_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
 
 _MAX_POINTS = 5
 _POINT_CHARS = 240
@@ -62,7 +62,7 @@ def _cut(text: str, limit: int = _POINT_CHARS) -> str:
     return (head[:cut] if cut > limit // 2 else head.rstrip("0123456789.,")) + "…"
 
 
-def _tidy_title(text: str) -> str:
+def tidy_title(text: str) -> str:
     title = text
     for _ in range(3):  # a heading mark, then an outline number, then a status mark: each exposes the next
         stripped = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", title)).strip()
@@ -91,14 +91,19 @@ def _nameable(title: str) -> bool:
 
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
-        return _tidy_title(item.passages[0].heading) or item.title or item.key
+        return tidy_title(item.passages[0].heading) or item.title or item.key
+    if item.key.startswith("note:") and item.passages:
+        # A digest of several sections: the note's name, then what its sections discuss.
+        names = [name for p in item.passages if (name := tidy_title(p.heading))]
+        shown = " / ".join(names[:3]) + (f" 等 {len(names)} 段" if len(names) > 3 else "")
+        return f"{item.title}——{shown}" if item.title and shown else (item.title or shown or item.key)
     if item.card is not None and not item.title:
         return str(item.card.title)
     own = [p for p in item.passages if not is_brief_path(p.path)]
     if judgement and judgement.bullets and not own and item.card is None and not item.queue_title:
         # Only listed in passing today: the living document's own name for it reads better than a table cell.
         for _, bullet in judgement.bullets:
-            title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+            title = tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
             if _nameable(title):
                 return title
     if item.title:
@@ -108,20 +113,20 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.queue_title:
         return item.queue_title
     for passage in sorted(item.passages, key=lambda p: not p.by_heading):
-        title = _tidy_title(passage.heading)
+        title = tidy_title(passage.heading)
         if _nameable(title):
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.
     for _, bullet in judgement.bullets if judgement else []:
-        title = _tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+        title = tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
         if _nameable(title):
             return title
     for mention in item.anchors:
         named = arxiv_name(mention) if mention.kind == "arxiv" else None
         if named and _nameable(named[0]):
-            return _tidy_title(named[0])
+            return tidy_title(named[0])
     for mention in item.anchors:
-        title = _tidy_title(_clean(mention.context))
+        title = tidy_title(_clean(mention.context))
         if _nameable(title):
             return title
     return item.arxiv[0] if item.arxiv else (item.urls or item.names or [item.key])[0]

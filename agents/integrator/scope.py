@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import Mark, placement_topic, read_marks
 
-__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages"]
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -188,6 +188,12 @@ def with_note_remarks(item: Item, quiet: dict[str, str], briefs: Collection[str]
                    sources=first_hand + [s for s in item.sources if s not in first_hand])
 
 
+def _targets(value: str, rules: ScopeRules) -> tuple[bool, bool]:
+    """(names this topic, names another known topic): an agent's name alone is neither."""
+    words = {w.lower().removesuffix(".md") for w in re.findall(r"[A-Za-z][\w.-]*", value)}
+    return bool(words & rules.names), bool(words & (rules.known_topics - rules.names))
+
+
 def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (),
                 extra_text: Sequence[str] = ()) -> TopicFit:
     """Decide whether ``item`` is in ``rules.topic``'s scope, with the reason and the evidence.
@@ -202,9 +208,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     stars = max((int(m.value) for path, m in marks if m.kind == "rating" and path not in other_briefs), default=0)
 
     def targets(value: str) -> tuple[bool, bool]:
-        """(names this topic, names another known topic): an agent's name alone is neither."""
-        words = {w.lower().removesuffix(".md") for w in re.findall(r"[A-Za-z][\w.-]*", value)}
-        return bool(words & ours), bool(words & (rules.known_topics - ours))
+        return _targets(value, rules)
 
     for path, mark in marks:
         if mark.kind == "adjacent" and mark.value in ours:
@@ -297,21 +301,53 @@ def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) ->
     return None
 
 
-def topical_passages(item: Item, rules: ScopeRules) -> list[Any]:
-    """A note digest's passages that are about this topic and that the scout did not set aside.
+class PassageVerdict(NamedTuple):
+    """Where one rated section of a note digest goes: kept in the digest, carried, or excluded, and why."""
+
+    passage: Any
+    place: str  # "kept" | "carried" | "excluded"
+    reason: str
+
+
+def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
+    """Each passage of a note digest judged on its own words and marks.
 
     A note's rated sections can be about anything (a vector-database table beside a vLLM section):
-    each is judged on its own words, and one marked "不单列" / "丢弃" stays out.
+    one the scout set aside ("不单列", "丢弃") is excluded with its words, one marked anchored or carried
+    ("已锚", "沿用") is carried with its words, one that does not speak of the topic is excluded with its
+    relevance; the rest are the digest's news.
     """
-    kept = []
+    verdicts = []
     for passage in item.passages:
         lines = [(passage.start, passage.heading), *passage.lines]
-        if any(mark.kind in ("discard", "carried", "anchored") for mark in read_marks(lines)):
-            continue  # set aside, or already anchored: not a digest's news
+        marks = read_marks(lines)
+        status = next((m for kind in ("discard", "carried", "anchored") for m in marks if m.kind == kind), None)
+        if status is not None:
+            where = _where(passage.path, status)
+            if status.kind == "discard":
+                verdicts.append(PassageVerdict(passage, "excluded", f"来源标注丢弃 / 不单列：「{_quote(status.text)}」（{where}）"))
+            else:
+                verdicts.append(PassageVerdict(passage, "carried", f"来源标注已锚 / 沿用：「{_quote(status.text)}」（{where}）"))
+            continue
+        handed = next((m for m in marks if m.kind == "forwarded" and not _targets(m.value, rules)[0]
+                       and not _targets(m.text.split("转")[0], rules)[0]), None)
+        if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
+            verdicts.append(PassageVerdict(passage, "excluded",
+                                           f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
+            continue
         relevance, _ = _relevance("\n".join(line for _, line in lines), rules)
-        if relevance >= max(2, rules.min_relevance):
-            kept.append(passage)
-    return kept
+        threshold = max(2, rules.min_relevance)
+        if relevance >= threshold:
+            verdicts.append(PassageVerdict(passage, "kept", ""))
+        else:
+            verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"
+                                           f"（{passage.path} L{passage.start}）"))
+    return verdicts
+
+
+def topical_passages(item: Item, rules: ScopeRules) -> list[Any]:
+    """A note digest's passages that are about this topic and that the scout did not set aside."""
+    return [v.passage for v in passage_verdicts(item, rules) if v.place == "kept"]
 
 
 def text_relevance(text: str, rules: ScopeRules) -> int:

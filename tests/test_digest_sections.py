@@ -1,0 +1,106 @@
+"""A note's rated sections without a paper or a link: each ends in exactly one list, for its own reason.
+
+A scout's digest note mixes subjects: one section is the topic's news, another is marked already
+anchored, another handed to a colleague, another set aside, another about something else. The
+digest increment holds only the first kind and is named after what it holds; every other section
+is listed (carried or excluded) with the words that put it there. Phrasings here are not the
+sample vault's.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agents.integrator.compose import integrate
+from agents.scanner.window import scan_window
+from agents.verifier.checks import run_checks
+from state.models import Brief
+from state.vault_config import load_vault_config
+from tests.test_integrator_compose import _vault
+
+DAY = date(2026, 9, 29)
+
+NOTE = """# jay · 周末杂记
+
+> 2026-09-29 16:00 · 几个社区帖子，按主题记
+
+## A. Rowan 调度器的 prefill 分批 ⭐⭐⭐⭐
+- 把长 prompt 的 prefill 切成 512 token 一批，和 decode 交错跑
+- 作者在 vLLM 上测：TTFT p99 从 2.1 s 降到 0.9 s
+
+## B. Quokka 推理网关 ⭐⭐⭐
+- 网关层按 KV cache 命中路由，decode 节点独立扩缩
+{anchored}
+
+## C. 图像扩散采样加速 ⭐⭐⭐
+- 扩散模型 4 步采样，和 LLM 推理无关
+{forward}
+
+## D. 推理引擎入门综述 ⭐⭐
+- PagedAttention、continuous batching、KV cache 量化的科普
+{discard}
+
+## E. 周末烘焙笔记 ⭐⭐
+- 酸面包发酵温度和时间的对照表
+- 与工作无关，随手记
+"""
+
+
+def _brief(root: Path) -> Brief:
+    scan = scan_window(load_vault_config(root), "inference", DAY)
+    warnings = run_checks(scan.mentions, scan.cards, {}, DAY, scan.thread)
+    return integrate(scan, warnings, None, [{"jay": 1}] * 14, scan.thread)
+
+
+def _placed(brief: Brief, path: str) -> dict[str, list[tuple[str, dict]]]:
+    """Every list entry of a note's sections (key ends with #L<line>) or of its digest, by list."""
+    found: dict[str, list[tuple[str, dict]]] = {}
+    rows = [("increment", {"key": i.key, "title": i.title}) for i in brief.increments]
+    rows += [(name, row) for name in ("carried", "below_cut", "excluded") for row in getattr(brief, name)]
+    for name, row in rows:
+        key = str(row.get("key") or "")
+        if key.startswith(f"note:{path}"):
+            found.setdefault(key, []).append((name, row))
+    return found
+
+
+@pytest.mark.parametrize(("anchored", "forward", "discard"), [
+    ("- 已锚：§3.1 已有 Quokka 条目，本段只是复述", "- 交给 flyp（多模态）", "- 结论：不另列"),
+    ("- already anchored in §3.1; restating", "- forward to flyp", "- not listed separately"),
+    ("- 9-27 沿用，数字没变", "- （转 stephen）", "- 处理：剔除，太泛"),
+])
+def test_each_section_of_a_digest_ends_in_exactly_one_list(tmp_path: Path, anchored: str, forward: str,
+                                                           discard: str) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1600-jay-weekend.md"
+    (root / path).write_text(NOTE.format(anchored=anchored, forward=forward, discard=discard), encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    assert all(len(where) == 1 for where in placed.values()), placed  # nothing listed twice
+    by_title = {row["title"]: (name, row) for where in placed.values() for name, row in where}
+    digest = next(name for name, (_, row) in by_title.items() if "Rowan" in name)
+    assert by_title[digest][0] in ("increment", "below_cut")
+    assert "Quokka" not in digest and "烘焙" not in digest  # the digest is named after what it holds
+    quokka = next(v for k, v in by_title.items() if k.startswith("Quokka"))
+    assert quokka[0] == "carried" and "已锚 / 沿用" in quokka[1]["reason"]
+    diffusion = next(v for k, v in by_title.items() if "扩散" in k)
+    assert diffusion[0] == "excluded" and "转交" in diffusion[1]["reason"]
+    survey = next(v for k, v in by_title.items() if "综述" in k)
+    assert survey[0] == "excluded" and "丢弃 / 不单列" in survey[1]["reason"]
+    baking = next(v for k, v in by_title.items() if "烘焙" in k)
+    assert baking[0] == "excluded" and "相关度 0" in baking[1]["reason"]
+    assert all(f"{path} L" in row["reason"] for k, (name, row) in by_title.items() if name != "increment" and k != digest)
+
+
+def test_a_digest_with_no_section_of_the_topic_is_listed_section_by_section(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1700-jay-offtopic.md"
+    (root / path).write_text(
+        "# jay · 杂项\n\n## 1. 园艺 ⭐⭐⭐\n- 番茄搭架的三种方法\n- 下周再试\n\n"
+        "## 2. 相机评测 ⭐⭐\n- 两款无反的对焦速度\n- 转 flyp\n", encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    assert len(placed) == 2 and all(where[0][0] == "excluded" for where in placed.values())
+    reasons = sorted(where[0][1]["reason"] for where in placed.values())
+    assert "转交" in reasons[0] + reasons[1] and "相关度" in reasons[0] + reasons[1]
