@@ -153,3 +153,24 @@ def test_a_table_row_and_the_remark_under_it_are_one_caveat() -> None:
     assert len(warnings) == 2
     assert sorted(len(w.sources) for w in warnings) == [1, 1]
     assert sum("Quokka" in w.text for w in warnings) == 1
+
+
+def test_a_caveat_in_a_table_row_is_quoted_as_the_row_in_words() -> None:
+    text = ("| 系统 | 提速 | 说明 |\n|---|---|---|\n| Quokka | 6.2× | 作者自测，只跑了一个 batch size ⚠⚬⚬ |\n"
+            "| Lumen | 3.4× | |\n")
+    [warning] = check_caveats(extract_mentions("inbox/x/2026-09-29-n.md", text))
+    assert "Quokka：提速 6.2×，说明 作者自测" in warning.text
+    assert "| 6.2× |" not in warning.text
+
+
+@pytest.mark.parametrize(("text", "limit", "expected"), [
+    ("leaderboard 自己标了 not comparable，别直接比", 30, "leaderboard 自己标了 not…"),
+    ("leaderboard 自己标了 not comparable，别直接比", 34, "leaderboard 自己标了 not comparable…"),
+    ("吞吐 16,200 tok/s 对 12,500 tok/s", 12, "吞吐 16,200…"),
+    ("短句", 10, "短句"),
+    ("abcdefghij klmnopqrstuvwxyz0123456789", 20, "abcdefghij…"),
+])
+def test_excerpts_end_at_a_boundary_never_inside_a_word_or_number(text: str, limit: int, expected: str) -> None:
+    from agents.scanner.excerpt import excerpt
+
+    assert excerpt(text, limit) == expected

@@ -101,3 +101,12 @@ def test_version_conflicts(notes: tuple[str, ...], expected: set[tuple[str, str]
 
 def test_different_digits_of_one_product_are_not_a_scheme_conflict() -> None:
     assert check_version_conflicts(_mentions("Corvid 0.4.1 与 Corvid 0.52.0 对比")) == []
+
+
+def test_a_table_figure_in_a_conflict_is_said_as_a_sentence_naming_its_columns() -> None:
+    table = ("| Source | QuillServe TTFT | Setup |\n|---|---|---|\n| Lumen blog | 310ms | A100, 多轮对话, 并发 32 |\n"
+             "| benchhub.io | 120ms | A100 BF16 |")
+    [warning] = check_number_conflicts(_mentions(table, "QuillServe TTFT 125ms on A100"))
+    assert "表中一行「Lumen blog：QuillServe TTFT 310ms，Setup A100, 多轮对话, 并发 32」" in warning.text
+    assert "| 310ms |" not in warning.text  # no raw table fragment
+    assert "「QuillServe TTFT 125ms on A100」" in warning.text  # prose is quoted as written

@@ -19,6 +19,8 @@ from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
 from agents.scanner.e1_format import is_brief_path, is_coordination_path
+from agents.scanner.excerpt import excerpt
+from agents.scanner.tables import row_cells, row_sentence
 from agents.verifier.names import arxiv_name
 
 if TYPE_CHECKING:
@@ -54,12 +56,7 @@ def _clean(text: str) -> str:
 
 
 def _cut(text: str, limit: int = _POINT_CHARS) -> str:
-    """Shorten at a word or punctuation boundary, never inside a number."""
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    cut = max(head.rfind(ch) for ch in " ，。；、,;）)")
-    return (head[:cut] if cut > limit // 2 else head.rstrip("0123456789.,")) + "…"
+    return excerpt(text, limit)
 
 
 def tidy_title(text: str) -> str:
@@ -167,9 +164,9 @@ def _table_rows(item: Item) -> dict[tuple[str, int], str]:
                 continue
             following = lines[index + 1][1] if index + 1 < len(lines) else ""
             if _TABLE_RULE.match(following):
-                header = _cells(line)  # a header row names the columns; it says nothing itself
+                header = row_cells(line)  # a header row names the columns; it says nothing itself
             elif not _TABLE_RULE.match(line) and re.search(r"\d", line):
-                rows[(passage.path, number)] = _row_sentence(_cells(line), header)
+                rows[(passage.path, number)] = row_sentence(row_cells(line), header)
     return rows
 
 
@@ -221,25 +218,6 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     if not points and item.card is not None:
         points.append(f"{item.card.title}（{item.card.path}）")
     return points
-
-
-def _cells(row: str) -> list[str]:
-    return [cell.strip().replace("**", "") for cell in row.strip().strip("|").split("|")]
-
-
-_RANK_HEADER = re.compile(r"^(?:#|no\.?|rank|排名|序号|名次)$", re.IGNORECASE)
-
-
-def _row_sentence(cells: list[str], header: list[str]) -> str:
-    """A table row as a sentence naming its columns: "Milvus：版本 2.6，QPS 3,900，p99 延迟 14 ms";
-    a ranked row is named by what it ranks: "Corvid + Lumen（第 1）：speedup 9.8×"."""
-    if len(header) != len(cells) or len(cells) < 2:
-        return "；".join(c for c in cells if c)
-    if len(cells) >= 3 and _RANK_HEADER.match(header[0]) and cells[0].strip().lstrip("#").isdigit():
-        pairs = [f"{h} {c}" if h else c for h, c in zip(header[2:], cells[2:], strict=True) if c]
-        return f"{cells[1]}（第 {cells[0].strip().lstrip('#')}）：{'，'.join(pairs)}"
-    pairs = [f"{h} {c}" if h else c for h, c in zip(header[1:], cells[1:], strict=True) if c]
-    return f"{cells[0]}：{'，'.join(pairs)}"
 
 
 def _label(item: Item, title: str) -> str:

@@ -11,6 +11,7 @@ from datetime import date
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import LIST_HEADING, find_caveats
 from agents.scanner.instructions import is_instruction
+from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sentence
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
@@ -30,7 +31,6 @@ _NOT_PRODUCT = frozenset({"top", "tier", "step", "stage", "phase", "level", "rou
                           "page", "score", "f1", "bleu", "rouge", "auc", "em", "arxiv", "doi", "version", "release",
                           "v", "vs", "and", "or", "the", "sec", "part", "chapter", "since", "from", "to"})
 _VERSION_GAP = 24  # at most this many characters between a product name and its version
-_TABLE_RULE = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
 
 
 def _is_product(name: str) -> bool:
@@ -48,10 +48,6 @@ def version_product(line: str, start: int) -> str | None:
     if not names or len(head) - names[-1].end() > _VERSION_GAP:
         return None
     return names[-1].group(1)
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
 METRICS = (
@@ -256,9 +252,9 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 line=index, context=sentence_at(line, match.start(), match.end()),
                 detail={"product": product, "version": version, "date": match.group("date"), "start": match.start()},
             ))
-        table_row = line.strip().startswith("|") and not _TABLE_RULE.fullmatch(line.strip())
-        if _TABLE_RULE.fullmatch(line.strip()) and previous.strip().startswith("|"):
-            header = _cells(previous)
+        table_row = is_table_row(line)
+        if is_rule_row(line) and previous.strip().startswith("|"):
+            header = row_cells(previous)
         elif not line.strip().startswith("|"):
             header = []
         apart = bool(_NOT_COMPARABLE.search(line))  # once per line: per figure it was quadratic (issue 9)
@@ -278,10 +274,10 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             if table_row:
                 # A figure in a table row: its row, its cell and the header of its column.
                 column = line[:match.start()].count("|") - (1 if line.lstrip().startswith("|") else 0)
-                cells = _cells(line)
+                cells = row_cells(line)
                 detail["table"] = {"row": cells, "column": column,
                                    "header": header[column] if 0 <= column < len(header) else "",
-                                   "first_header": header[0] if header else ""}
+                                   "first_header": header[0] if header else "", "headers": list(header)}
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence, detail={**detail, "apart": apart},
@@ -304,8 +300,10 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                         or match.group("what_p")},
             ))
         for caveat in find_caveats(line):
+            # A caveat in a table row is quoted as the row said in words, its columns named.
+            claim = row_sentence(row_cells(line), header) if table_row and header else caveat.claim
             mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],
-                                    line=index, context=caveat.claim[:300],
+                                    line=index, context=claim[:300],
                                     detail={"heading": heading[:200], "marks": caveat.marks}))
         if is_instruction(line):
             mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),

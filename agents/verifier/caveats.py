@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import RISK_OF_MARKS
 from agents.scanner.e1_format import is_brief_path
+from agents.scanner.excerpt import excerpt
 from agents.verifier.claims import make_warning
 from agents.verifier.names import PROPER_NAME
 from state.models import BriefWarning, Mention
@@ -108,7 +109,7 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
                    default="低")
         sources = sorted({m.source for m in found})
-        where = "；".join(f"{m.source} L{m.line}：「{m.context[:80]}」" for m in found[:3])
+        where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, 100)}」" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
         warnings.append(make_warning(
             "caveat", f"{subject}：{_said(labels)}——{where}。", risk,

@@ -23,7 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from agents.scanner.e1_format import is_brief_path
+from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import METRICS, nearest_metric
+from agents.scanner.tables import row_sentence
 from state.models import BriefWarning, Mention
 
 __all__ = [
@@ -487,8 +489,7 @@ def make_warning(kind: str, text: str, risk: str, action: str, sources: Sequence
 
 def quote(mention: Mention, limit: int = 60) -> str:
     """The mention's sentence, cut to ``limit`` characters."""
-    text = mention.context.strip()
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return excerpt(mention.context, limit)
 
 
 def _padded(claim: VersionClaim) -> tuple[str, tuple[int, ...]]:
@@ -592,6 +593,16 @@ def _fmt(claim: FigureClaim) -> str:
     return claim.mention.value
 
 
+def said(claim: FigureClaim, limit: int = 50) -> str:
+    """Where the figure stands, as a reader needs it: its sentence quoted, or its table row said as a
+    sentence naming the columns (the row's name, the figure's column, the conditions beside it)."""
+    table = claim.mention.detail.get("table") or {}
+    headers, cells = table.get("headers") or [], table.get("row") or []
+    if not headers or not cells:
+        return f"「{quote(claim.mention, limit)}」"
+    return f"表中一行「{row_sentence(cells, headers)}」"
+
+
 def _same_conditions(a: FigureClaim, b: FigureClaim) -> bool:
     """Unless both state a condition of one kind and share no value (H100 vs A100, FP8 vs BF16, 8K vs 32K context),
     or sit in two columns of one source's tables, the two figures may describe one set-up."""
@@ -691,7 +702,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         values: dict[tuple[float, float], FigureClaim] = {}
         for claim in group:
             values.setdefault((claim.low, claim.high), claim)
-        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：「{quote(c.mention, 50)}」）"
+        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：{said(c)}）"
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
             "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",
