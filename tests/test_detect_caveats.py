@@ -174,3 +174,38 @@ def test_excerpts_end_at_a_boundary_never_inside_a_word_or_number(text: str, lim
     from agents.scanner.excerpt import excerpt
 
     assert excerpt(text, limit) == expected
+
+
+@pytest.mark.parametrize("line", [
+    "- 更正 9-27：QuillServe 的 3.1× 是 batch 64 下的数，不是 batch 1",
+    "- 勘误：上午写的 Corvid v2.4 应为 v2.6",
+    "- **订正**：Lattice-KV 压缩率 12× 是论文附录里的峰值",
+    "- 纠正（昨天的简报）：Orrery 不是 MIT 的工作，是 CMU",
+    "- 之前写错了，Brisk-MoE 的 2× 是 prefill 阶段的",
+    "- 昨天转述错了：Quokka 测的是 A100 不是 H100",
+    "- Correction: the 42% figure was for the 8B model, not 70B",
+    "- Erratum (9/27): Corvid's TTFT is p99, not p50",
+    "- Yesterday's note was wrong about the Lumen context length; it is 32K",
+    "- The table should read 310 ms for QuillServe, not 130 ms",
+    "- ⚠ 更正：Corvid 的 92% 命中率来自厂商博客，此前记错为论文",
+])
+def test_a_scouts_correction_is_a_correction(line: str) -> None:
+    assert [c.label for c in find_caveats(line)] == ["来源更正"]
+
+
+@pytest.mark.parametrize("line", [
+    "- QuillServe 加了纠错码，decode 更稳",
+    "- error correction for KV cache bit flips (Lattice-KV)",
+    "- 修正因子 0.93 乘到吞吐上",
+    "- 输入法自动更正功能把 vLLM 写成了 vllm，无所谓",
+    "- corrections to the reward model are out of scope",
+])
+def test_words_about_correcting_something_else_are_no_correction(line: str) -> None:
+    assert all(c.label != "来源更正" for c in find_caveats(line))
+
+
+def test_a_correction_is_raised_with_its_whole_line_and_at_least_medium_risk() -> None:
+    text = "## Corvid\n- 更正 9-27：Corvid 的 TTFT 380ms 是开了 speculative decoding 的数，昨天写成了基线；基线是 520ms，条件 H100 FP8\n"
+    [warning] = check_caveats(extract_mentions("inbox/x/2026-09-28-n.md", text))
+    assert warning.key.startswith("correction:") and warning.risk in ("中", "高")
+    assert "来源更正" in warning.text and "条件 H100 FP8" in warning.text

@@ -104,3 +104,40 @@ def test_a_digest_with_no_section_of_the_topic_is_listed_section_by_section(tmp_
     assert len(placed) == 2 and all(where[0][0] == "excluded" for where in placed.values())
     reasons = sorted(where[0][1]["reason"] for where in placed.values())
     assert "转交" in reasons[0] + reasons[1] and "相关度" in reasons[0] + reasons[1]
+
+
+def _warned(brief: Brief, words: str) -> list[str]:
+    return [w.text for w in brief.warnings if words in w.text]
+
+
+def test_a_correction_of_what_the_living_document_says_is_raised_with_the_bullet(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1620-jay-notes.md").write_text(
+        "# jay · 下午\n\n## Mooncake 回看\n"
+        "- Correction: the \"KV cache hit 92.2%\" was measured with prefix reuse on; without it the paper gives 61%\n",
+        encoding="utf-8")
+    [text] = _warned(_brief(root), "来源更正")
+    assert "活文档 §3.3 现记" in text and "92.2%" in text
+
+
+def test_a_correction_of_a_conflicts_figures_is_said_in_that_conflict(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1620-jay-notes.md").write_text(
+        "# jay · 下午\n\n## QuillServe\n- QuillServe TTFT 120ms（benchhub.io，A100）\n", encoding="utf-8")
+    (root / "inbox/tom/2026-09-29T1700-tom-notes.md").write_text(
+        "# tom\n\n## QuillServe 复测\n- QuillServe TTFT 340ms（Lumen blog，A100）\n"
+        "- 勘误：上午说 Lumen blog 的 QuillServe 用的是 H100，其实是 A100\n", encoding="utf-8")
+    brief = _brief(root)
+    conflicts = [w for w in brief.warnings if w.kind == "number_conflict" and "QuillServe" in (w.subject or "")]
+    assert len(conflicts) == 1 and "来源更正" in conflicts[0].text
+    assert not [w for w in brief.warnings if w.kind == "caveat" and "来源更正" in w.text]  # one claim, one warning
+    assert any("已并入该条" in x["reason"] for x in brief.set_aside)
+
+
+def test_a_correction_of_nothing_this_topic_holds_is_set_aside_with_its_reason(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1620-jay-notes.md").write_text(
+        "# jay · 下午\n\n## 园艺\n- 更正：番茄搭架那条是 Pinecrest 园艺站的，不是 Fernhill\n", encoding="utf-8")
+    brief = _brief(root)
+    assert not _warned(brief, "来源更正")
+    assert any("来源更正" in x["text"] and x["reason"] for x in brief.set_aside)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agents.integrator.cluster import NOTHING_FOR, Item, MistakenNumber, cluster_items, mistaken_numbers
 from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
@@ -52,6 +52,7 @@ from agents.integrator.select import (
 )
 from agents.integrator.summary import refresh_summary, today_counts
 from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
+from agents.scanner.excerpt import excerpt
 from agents.verifier.identifiers import certain_repairs, repaired_mentions
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
@@ -207,9 +208,44 @@ def _rated_sources(sources: Sequence[SourceEntry], increments: Sequence[Incremen
             for s in sources]
 
 
+# What a correction names: quoted words, and tokens a reader could look up (H100, bex.co, v0.30.0, 380ms).
+_QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”|『([^』\n]{3,80})』|「([^「」\n]{3,80})」')
+_LOOKUP = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\w.-]*|[A-Za-z]+\.[a-z]{2,}|[A-Z][A-Za-z]{3,}")
+
+
+def _corrected_bullet(warning: BriefWarning, anchored: Sequence[tuple[Any, Any]]) -> tuple[Any, Any, str] | None:
+    """The anchored (section, bullet) a scout's correction is about: one holding what it quotes, or two
+    of the names and figures it gives; None when the correction touches nothing the document says."""
+    said = warning.text.split("——", 1)[-1]
+    # Inside the quoted source lines, what the correction itself quotes.
+    lines = re.findall(r"「(.*?)」(?:；|。|$)", said) or [said]
+    quoted = [next(g for g in m if g).strip() for line in lines for m in _QUOTED.findall(line)]
+    tokens = _lookups(said)
+    best, best_hits = None, 1
+    for section, bullet in anchored:
+        text = str(bullet.text)
+        found = next((q for q in quoted if len(q) >= 6 and q in text), None)
+        if found:
+            return section, bullet, found
+        shared = [t for t in tokens if t in text.lower()]
+        if len(shared) > best_hits:
+            best, best_hits = (section, bullet, shared[0]), len(shared)
+    return best
+
+
+def _around(text: str, needle: str, width: int = 90) -> str:
+    """The part of ``text`` around ``needle`` (case-insensitive), about ``width`` characters, cut at its ends."""
+    at = text.lower().find(needle.lower())
+    if at < 0 or len(text) <= width:
+        return excerpt(text, width)
+    start = max(0, at - width // 3)
+    return ("…" if start else "") + excerpt(text[start:], width)
+
+
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
                        topical: Callable[[str], bool],
-                       other_briefs: Collection[str] = ()) -> tuple[list[BriefWarning], list[dict]]:
+                       other_briefs: Collection[str] = (),
+                       anchored: Sequence[tuple[Any, Any]] = ()) -> tuple[list[BriefWarning], list[dict]]:
     """Keep the warnings the brief's items need; set the rest aside, listed, never silently dropped.
 
     A caveat qualifies a claim the brief passes on: kept when about an increment (a caveat that restates
@@ -219,7 +255,8 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
     kept, aside = [], []
     findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
     for warning in warnings:
-        covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)), None)
+        covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)
+                        and not (warning.key or "").startswith("correction:")), None)
         relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and relayed_only(warning.sources)
         if relayed:
             # Found only in briefs (another topic's, earlier days'): they relay their notes, and their own
@@ -227,6 +264,14 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             ok, why = False, "仅见于简报的转述（各自主题已携带），无一手来源"
         elif covered is not None:
             ok, why = False, f"与 {covered.register or covered.id}（{covered.subject}）是同一件事，已在该条中"
+        elif (warning.key or "").startswith("correction:") and any(_corrects(warning, f) for f in findings):
+            ok, why = True, ""  # said in the conflict whose figures it corrects (``_corrections_joined``)
+        elif (warning.key or "").startswith("correction:") and (target := _corrected_bullet(warning, anchored)):
+            # A scout corrects what the living document already says: whoever edits it must know, chosen or not.
+            section, bullet, needle = target
+            warning = warning.model_copy(update={
+                "text": f"{warning.text.rstrip('。')}。活文档 {section.id} 现记：「{_around(str(bullet.text), needle)}」。"})
+            ok, why = True, ""
         elif warning.kind == "caveat":
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
             ok = any(_about(warning, item) for item in chosen) or (
@@ -249,7 +294,42 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
         else:
             aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
                           "sources": warning.sources, "reason": why})
-    return kept, aside
+    return _corrections_joined(kept, aside)
+
+
+def _lookups(text: str) -> set[str]:
+    """The names and figures a text gives, without its vault paths (a shared file is no shared subject)."""
+    text = re.sub(r"(?:inbox|organized)/\S+?\.md", " ", text)
+    return {t.lower().rstrip(".") for t in _LOOKUP.findall(text)}
+
+
+def _corrects(correction: BriefWarning, finding: BriefWarning) -> bool:
+    """The correction speaks of the finding's figures: two of the names and figures it gives stand in it."""
+    return len(_lookups(correction.text.split("——", 1)[-1]) & _lookups(finding.text)) >= 2
+
+
+def _corrections_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[list[BriefWarning], list[dict]]:
+    """One claim, one warning: a correction of figures a kept conflict lists (two of the names and
+    figures it gives stand in that conflict) is said in that conflict, not beside it."""
+    findings = [w for w in kept if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
+    joined: dict[str, BriefWarning] = {}
+    out = []
+    for warning in kept:
+        if not (warning.key or "").startswith("correction:"):
+            out.append(warning)
+            continue
+        said = warning.text.split("——", 1)[-1]
+        host = next((f for f in findings if _corrects(warning, f)), None)
+        if host is None:
+            out.append(warning)
+            continue
+        base = joined.get(host.key or "", host)
+        joined[host.key or ""] = base.model_copy(update={
+            "text": f"{base.text.rstrip('。')}。另，来源更正——{said.rstrip('。')}。",
+            "sources": sorted({*base.sources, *warning.sources})})
+        aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text, "sources": warning.sources,
+                      "reason": f"更正的是「{host.subject}」一条所列的数字，已并入该条"})
+    return [joined.get(w.key or "", w) if w.key in joined else w for w in out], aside
 
 
 def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc:
@@ -406,7 +486,7 @@ def integrate(
                                                   _coordination_lines(scan))
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
-                                             lambda text: text_relevance(text, rules) >= 1, other_briefs)
+                                             lambda text: text_relevance(text, rules) >= 1, other_briefs, anchored)
     warnings = [_named_for_item(w, chosen, details) for w in warnings]
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from agents.scanner.marks import read_marks
 
-__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING"]
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION"]
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("条件未说明", re.compile(
@@ -49,6 +49,15 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
         r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),
 )
+# The scout corrects what was written before (a note, a brief, the living document): "更正 9-28：…",
+# "勘误：…", "之前写错了", "Correction: the 3.1× was …", "erratum". Line-leading or a phrase of its own,
+# never a word inside prose ("纠错码", "error correction", "修正因子").
+CORRECTION = re.compile(
+    r"^\s*(?:[-*•>]\s*)?(?:⚠\ufe0f?\s*)?(?:\*\*)?(?:更正|勘误|订正|纠正|correction|erratum|corrigendum)(?:\*\*)?"
+    r"\s*(?:\d{1,2}[-/]\d{1,2}|[（(][^）)\n]{0,24}[）)])?\s*(?:\*\*)?[：:]|"
+    r"(?:之前|此前|先前|昨天|上午|早上|上次)[^，。；,;\n]{0,12}?(?:写|记|抄|转述|说)错|(?:写|记|抄)错了|"
+    r"\b(?:earlier|previous|yesterday'?s?)\b[^.;\n]{0,40}?\b(?:was|were|is) (?:wrong|incorrect|mistaken)\b|"
+    r"\bshould (?:have )?read\b", re.IGNORECASE)
 _MARKS = re.compile(r"⚠\ufe0f?(?:[⚠⚬]\ufe0f?){0,2}(?![⚠⚬])")  # longer runs (⚠⚬⚬⚬⚬) count days, not doubt
 RISK_OF_MARKS = {"⚠⚠⚬": "中", "⚠⚠⚠": "高", "⚠⚬⚬": "中低", "⚠⚬": "低", "⚠": "低"}
 _LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means|为|是|代表|越多)|风险标记|评级[：:]|标记[：:]|口径[：:].*⚠|图例|legend",
@@ -94,7 +103,13 @@ def _labels(text: str) -> list[str]:
 def find_caveats(line: str) -> list[Caveat]:
     """The caveats a line carries; a "待核：a；b" list gives one per item."""
     text = line.strip()
-    if not text or _LEGEND.search(text) or _SET_ASIDE.search(text) or _REGISTERED.search(text):
+    if not text or _LEGEND.search(text) or _REGISTERED.search(text):
+        return []
+    if CORRECTION.search(text):
+        # A correction settles that something written before was wrong: it is reported, not doubted.
+        marks = _MARKS.search(text)
+        return [Caveat("来源更正", text, marks.group(0).replace("\ufe0f", "") if marks else None)]
+    if _SET_ASIDE.search(text):
         return []
     if _SETTLED.search(text) and not _NOT_SETTLED.search(text):
         return []

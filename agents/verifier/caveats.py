@@ -32,6 +32,7 @@ _GENERIC = frozenset({
     "The", "This", "That", "These", "It", "We", "Our", "Paper", "Note", "Notes", "CSDN", "HF", "GPU", "GPUs", "KV",
     "TTFT", "ITL", "TPOT", "PPL", "QPS", "OOM", "API", "URL", "README", "HTML", "PDF", "RAG", "LLM", "LLMs", "AI", "PR",
     "P50", "P99", "Top", "Q1", "Q2", "Q3", "Q4", "TODO", "TBC", "FP8", "FP16", "BF16", "INT4", "INT8", "OK",
+    "Correction", "Erratum", "Corrigendum", "Yesterday", "Earlier",
 })
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
 
@@ -66,7 +67,11 @@ def _is_window_note(path: str) -> bool:
 
 def _said(labels: str) -> str:
     """How the author's note is described: a ⚠ on a heading flags a risk, a cue doubts a claim."""
-    return "来源作者标注风险" if labels == "来源标注风险" else f"来源作者自注存疑（{labels}）"
+    if labels == "来源标注风险":
+        return "来源作者标注风险"
+    if labels.startswith("来源更正"):
+        return "来源更正了先前的说法（已写入的笔记、简报或活文档可能需改）"
+    return f"来源作者自注存疑（{labels}）"
 
 
 def _subject(mention: Mention) -> str:
@@ -99,7 +104,8 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
             continue
         subject = _subject(mention)
         figure = _FIGURE.search(mention.context)
-        key = f"caveat:{subject.lower()}:{figure.group(0).replace(' ', '') if figure else mention.value}"
+        kind = "correction" if mention.value == "来源更正" else "caveat"  # a correction is a finding of its own
+        key = f"{kind}:{subject.lower()}:{figure.group(0).replace(' ', '') if figure else mention.value}"
         grouped.setdefault(key, []).append(mention)
     warnings = []
     for key, found in _one_per_claim(grouped).items():
@@ -109,9 +115,13 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
                    default="低")
         sources = sorted({m.source for m in found})
-        where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, 100)}」" for m in found[:3])
+        limit = 220 if key.startswith("correction:") else 100  # a correction is read whole: what was wrong, what is right
+        where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, limit)}」" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
-        warnings.append(make_warning(
-            "caveat", f"{subject}：{_said(labels)}——{where}。", risk,
-            "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论", sources, subject, key))
+        action = "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论"
+        if key.startswith("correction:"):
+            risk = max(risk, "中", key=["低", "中低", "中", "高"].index)  # something already written may be wrong
+            action = "按更正核对活文档与此前简报中的对应说法，必要时改写并注明更正来源"
+        warnings.append(make_warning("caveat", f"{subject}：{_said(labels)}——{where}。", risk, action, sources,
+                                     subject, key))
     return warnings
