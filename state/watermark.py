@@ -17,7 +17,7 @@ from state.db import Base, Database
 
 __all__ = ["store_watermark", "WATERMARK_SKIPS"]
 
-WATERMARK_SKIPS = frozenset({"thread_leases", "artifacts", "vault_files"})
+WATERMARK_SKIPS = frozenset({"thread_leases", "artifacts", "vault_files", "vault_derived"})
 
 
 def store_watermark(db: Database) -> str:

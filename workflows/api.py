@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from agents.scanner.vault_index import VaultIndex
 from state.db import Database
 from state.errors import UsageError
 from state.graph_state import RunState
@@ -128,6 +127,8 @@ def run_brief(ctx: BatonContext, topic: str, day: date) -> RunOutcome:
                          f"they were; revision {answer.revision} still waits for approval")
             return RunOutcome(thread=thread, mode="unchanged", drafts=answer.drafts,
                               brief_sha256=answer.brief_sha256, revision=answer.revision, pending=True)
+        from agents.scanner.vault_index import VaultIndex  # the parsers: not imported by an unchanged re-run
+
         index = VaultIndex(ctx.settings.vault, ctx.config.tz, ctx.db)
         with graph_session(ctx) as graph, index.active():
             values, pending, mode, run_id = _run_graph(ctx, graph, config, thread, topic, day, started)

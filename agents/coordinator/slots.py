@@ -12,14 +12,17 @@ that match a slot are read (their time may sit in front matter or body).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
-from agents.scanner.notes import parse_note_name, read_vault_file
+from agents.scanner.derived import Derivation, derive_many, from_wall, wall
+from agents.scanner.notes import VaultFile, parse_note_name
 from state.models import GapEntry
 from state.vault_config import Slot, VaultConfig, parse_hhmm
 
@@ -75,19 +78,43 @@ def scan_arrivals(cfg: VaultConfig) -> dict[tuple[str, date], list[Arrival]]:
             continue
         with os.scandir(folder) as entries:
             names = sorted(e.name for e in entries if e.is_file() and e.name.endswith(".md"))
-        for name in names:
-            hits = [slot for slot, rx in matchers if _matches(rx, name)]
-            if not hits:
+        matched = [(name, hits) for name in names if (hits := [slot for slot, rx in matchers if _matches(rx, name)])]
+        dated = derive_many(root, [folder / name for name, _ in matched], cfg.tz, arrival_derivation(cfg.tz))
+        for (_, hits), arrival_day in zip(matched, dated, strict=True):
+            if arrival_day is None:
                 continue
-            file = read_vault_file(root, folder / name, cfg.tz)
-            if file.time is None or file.name.day is None:
-                continue
-            arrival = Arrival(file.path, file.time, file.time_from)
+            arrival, day = arrival_day
             for slot in hits:
-                found.setdefault((slot.key, file.name.day), []).append(arrival)
+                found.setdefault((slot.key, day), []).append(arrival)
     for arrivals in found.values():
         arrivals.sort(key=lambda a: a.time)
     return found
+
+
+def _dated_arrival(file: VaultFile) -> tuple[Arrival, date] | None:
+    """The note as an arrival, with its name's date; None for a note without a time or a dated name."""
+    if file.time is None or file.name.day is None:
+        return None
+    return Arrival(file.path, file.time, file.time_from), file.name.day
+
+
+@functools.lru_cache(maxsize=8)
+def arrival_derivation(tz: ZoneInfo) -> Derivation[tuple[Arrival, date] | None]:
+    """How the vault index keeps a slot note's arrival (its time is all the slots read of it)."""
+
+    def encode(value: tuple[Arrival, date] | None) -> object:
+        if value is None:
+            return None
+        arrival, day = value
+        return [arrival.path, wall(arrival.time, tz), arrival.time_from, day.isoformat()]
+
+    def decode(raw: object) -> tuple[Arrival, date] | None:
+        if raw is None:
+            return None
+        path, when, time_from, day = raw  # type: ignore[misc]
+        return Arrival(path, from_wall(when, tz), time_from), date.fromisoformat(day)  # type: ignore[arg-type]
+
+    return Derivation("slot_arrival", 1, _dated_arrival, encode, decode)
 
 
 def _matches(rx: re.Pattern[str], name: str) -> bool:

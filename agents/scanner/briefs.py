@@ -13,6 +13,7 @@ appear in a handful of shapes, all of which occur in the vault:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -21,8 +22,9 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.derived import Derivation, derive_many, from_wall, wall
 from agents.scanner.e1_format import INCREMENT_HEAD, PART_LINE, is_brief_name
-from agents.scanner.notes import VaultFile, read_vault_file
+from agents.scanner.notes import VaultFile, in_path_order
 
 __all__ = [
     "BriefItem",
@@ -32,6 +34,7 @@ __all__ = [
     "parse_brief",
     "parse_brief_text",
     "list_briefs",
+    "brief_derivation",
     "risk_of_mark",
 ]
 
@@ -238,14 +241,44 @@ def list_briefs(root: Path, tz: ZoneInfo, until: date | None = None) -> list[Bri
 
     Every brief, also those written after the brief being made: a new D-number follows the highest
     ever used. What a brief may *know* is decided later, by each sighting's moment (``BriefRecord.time``).
+    Each brief's record is kept by the run's vault index: an unchanged brief is not parsed again.
     """
-    records = []
-    for path in sorted((root / "inbox").glob("*/*.md")):
-        if not is_brief_name(path.name):
-            continue
-        file = read_vault_file(root, path, tz)
-        if file.name.day is None or (until is not None and file.name.day > until) or file.text is None:
-            continue
-        records.append(parse_brief(file))
+    paths = [path for path in in_path_order((root / "inbox").glob("*/*.md")) if is_brief_name(path.name)]
+    records = [record for record in derive_many(root, paths, tz, brief_derivation(tz))
+               if record is not None and (until is None or record.day <= until)]  # type: ignore[operator]
     records.sort(key=lambda r: (r.day or date.min, r.time.timestamp() if r.time else 0.0, r.path))
     return records
+
+
+def _dated_record(file: VaultFile) -> BriefRecord | None:
+    """The record of a dated, readable brief; None for one ``list_briefs`` leaves out."""
+    if file.name.day is None or file.text is None:
+        return None
+    return parse_brief(file)
+
+
+@functools.lru_cache(maxsize=8)
+def brief_derivation(tz: ZoneInfo) -> Derivation[BriefRecord | None]:
+    """How the vault index keeps a brief's record (bump ``version`` when the parse above changes)."""
+
+    def encode(record: BriefRecord | None) -> object:
+        if record is None:
+            return None
+        return {"path": record.path, "day": record.day.isoformat() if record.day else None, "agent": record.agent,
+                "slug": record.slug, "time": wall(record.time, tz),
+                "items": [[i.number, i.role, i.text, i.risk, i.line] for i in record.items],
+                "increments": [[p.arxiv, p.title, p.line] for p in record.increments],
+                "citable": [[p.arxiv, p.title, p.line] for p in record.citable]}
+
+    def decode(raw: object) -> BriefRecord | None:
+        if raw is None:
+            return None
+        data: dict = raw  # type: ignore[assignment]
+        return BriefRecord(
+            path=data["path"], day=date.fromisoformat(data["day"]) if data["day"] else None, agent=data["agent"],
+            slug=data["slug"], time=from_wall(data["time"], tz),
+            items=[BriefItem(*item) for item in data["items"]],
+            increments=[BriefPaper(*paper) for paper in data["increments"]],
+            citable=[BriefPaper(*paper) for paper in data["citable"]])
+
+    return Derivation("brief_record", 1, _dated_record, encode, decode)

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from agents.scanner.arxiv_ids import parse_arxiv_id
-from agents.scanner.notes import VaultFile
+from agents.scanner.notes import VaultFile, in_path_order
 
 __all__ = ["Card", "parse_card"]
 
@@ -93,7 +93,7 @@ def card_file_index(folder: Path, root: Path) -> dict[str, tuple[int, str]]:
     index: dict[str, tuple[int, str]] = {}
     if not folder.is_dir():
         return index
-    for path in sorted(folder.glob("*.md")):
+    for path in in_path_order(folder.glob("*.md")):
         match = _CARD_FILE.match(path.name)
         if match:
             index.setdefault(f"{match['yymm']}.{match['seq']}", (int(match["card"]), path.relative_to(root).as_posix()))

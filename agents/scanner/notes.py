@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import stat
+from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -34,6 +35,7 @@ __all__ = [
     "read_vault_head",
     "parse_vault_bytes",
     "unreadable_file",
+    "in_path_order",
 ]
 
 ASSUMED_TIME = time(12, 0)
@@ -209,6 +211,12 @@ def _cap_lines(text: str) -> tuple[str, int]:
     lines = text.split("\n")
     long = sum(1 for line in lines if len(line) > MAX_LINE_CHARS)
     return "\n".join(line[:MAX_LINE_CHARS] for line in lines), long
+
+
+def in_path_order(paths: Iterable[Path]) -> list[Path]:
+    """``sorted(paths)`` (pathlib's order: part by part), made with one key per path instead of a Python
+    comparison per pair: a year's inbox has thousands of notes."""
+    return sorted(paths, key=lambda path: path.parts)
 
 
 def read_vault_file(root: Path, path: Path, tz: ZoneInfo) -> VaultFile:

@@ -21,12 +21,13 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import date, time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from agents.scanner.derived import Derivation, DerivedCache, T, from_wall, wall
 from agents.scanner.frontmatter import FrontMatter
 from agents.scanner.notes import (
     ACTIVE_READER,
@@ -51,6 +52,7 @@ class VaultIndex:
 
     def __init__(self, root: Path, tz: ZoneInfo, db: Database | None = None) -> None:
         self.root = Path(root)
+        self._root_text = os.fspath(self.root)
         self.tz = tz
         self.db = db
         self.parser = f"{INDEX_FORMAT}:{tz.key}"
@@ -63,6 +65,7 @@ class VaultIndex:
         self._real_dirs: dict[str, str] = {}
         self._shared: set[str] = set()  # files whose front matter shares objects (YAML aliases): copied whole
         self._checked: set[str] = set()
+        self.derived = DerivedCache(db, self.vault_key, self.parser)  # what runs derive from files (briefs' records…)
         # What this run cost: files opened (read from disk), parsed, answered from the stored index.
         self.opened = 0
         self.parsed = 0
@@ -101,8 +104,47 @@ class VaultIndex:
         # Exact only when the text is the bytes as they are (no BOM dropped, no line cut, not truncated).
         return data[:size] if len(data) == file.size else None
 
+    # derivations (agents.scanner.derived) ---------------------------------------------------------------
+    def derive_many(self, root: Path, paths: Sequence[Path], derivation: Derivation[T]) -> list[T]:
+        """``derivation.compute`` of each file: an unchanged file (size and mtime as its row) is not even opened."""
+        prefix = os.fspath(root).rstrip("/") + "/"
+        rels = [text[len(prefix):] if (text := os.fspath(path)).startswith(prefix) and os.sep == "/"
+                else Path(path).relative_to(root).as_posix() for path in paths]
+        self.derived.prefetch(derivation.kind, rels)
+        return [self._derive(rel, derivation) for rel in rels]
+
+    def derive_file(self, file: VaultFile, derivation: Derivation[T]) -> T:
+        """``derivation.compute(file)`` of a file read in this run, or the value kept for its bytes."""
+        if file.size <= MAX_FILE_BYTES:
+            found, value = self.derived.kept(file.path, derivation, file.sha256)
+            if found:
+                return value  # type: ignore[return-value]
+        return self.derived.compute(file.path, file, derivation)
+
+    def _derive(self, rel: str, derivation: Derivation[T]) -> T:
+        memo = self._memo.get(rel)
+        sha = ""
+        if memo is not None:
+            sha = memo.sha256 if memo.size <= MAX_FILE_BYTES else ""
+        else:
+            st = self._plain_stat(rel, os.path.join(self._root_text, rel))
+            row = self._stored_row(rel) if st is not None else None
+            if row is not None and st is not None and row.size == st.st_size and row.mtime_ns == st.st_mtime_ns \
+                    and row.size <= MAX_FILE_BYTES:
+                sha = row.sha256
+        if sha:
+            found, value = self.derived.kept(rel, derivation, sha)
+            if found:
+                return value  # type: ignore[return-value]
+        file = self.read(self.root, self.root / rel)
+        if not sha and file.size <= MAX_FILE_BYTES:  # read anew (touched, or not indexed): its bytes may match
+            found, value = self.derived.kept(rel, derivation, file.sha256)
+            if found:
+                return value  # type: ignore[return-value]
+        return self.derived.compute(rel, file, derivation)
+
     # ------------------------------------------------------------------------------------------------
-    def _plain_stat(self, rel: str, path: Path) -> os.stat_result | None:
+    def _plain_stat(self, rel: str, path: Path | str) -> os.stat_result | None:
         """The file's stat when it is a regular file inside the vault reached without a symlink; else None."""
         try:
             st = os.lstat(path)
@@ -171,13 +213,13 @@ class VaultIndex:
         return file
 
     def save(self) -> int:
-        """Keep the files read anew in the store; returns how many rows were written."""
-        if self.db is None or not self._dirty:
+        """Keep the files read and the values derived anew in the store; returns how many rows were written."""
+        if self.db is None:
             return 0
         rows = list(self._dirty.values())
         save_index(self.db, self.vault_key, rows)
         self._dirty.clear()
-        return len(rows)
+        return len(rows) + self.derived.save()
 
     @contextmanager
     def active(self) -> Iterator[VaultIndex]:
@@ -207,14 +249,6 @@ def _copy_data(value):  # type: ignore[no-untyped-def]
 
 def _sha256(raw: bytes) -> str:
     return hashlib.sha256(raw[:MAX_FILE_BYTES]).hexdigest()
-
-
-def _wall(value: datetime | None, tz: ZoneInfo) -> list | None:
-    if value is None:
-        return None
-    if value.tzinfo is not tz:
-        raise ValueError("a time outside the vault's timezone")
-    return [value.replace(tzinfo=None).isoformat(), value.fold]
 
 
 def plain_tree(data: object, limit: int = 10_000) -> bool:
@@ -252,7 +286,7 @@ def encode_file(file: VaultFile, tz: ZoneInfo) -> str | None:
                      file.name.hhmm.isoformat() if file.name.hhmm else None, file.name.slug],
             "size": file.size, "sha256": file.sha256, "encoding": file.encoding, "text": file.text,
             "front": [data, file.front.present, file.front.error, file.front.body_start_line],
-            "body": _body_ref(file), "time": _wall(file.time, tz), "time_from": file.time_from,
+            "body": _body_ref(file), "time": wall(file.time, tz), "time_from": file.time_from,
             "problems": [list(p) for p in file.problems],
         }
     except (TypeError, ValueError):
@@ -291,6 +325,6 @@ def decode_file(raw: str, tz: ZoneInfo) -> VaultFile:
         size=record["size"], sha256=record["sha256"], encoding=record["encoding"], text=text,
         front=FrontMatter(data=data, present=present, error=error, body_start_line=body_start),
         body=(text or "")[body:] if isinstance(body, int) else body,
-        time=datetime.fromisoformat(when[0]).replace(tzinfo=tz, fold=when[1]) if when else None,
+        time=from_wall(when, tz),
         time_from=record["time_from"], problems=[tuple(p) for p in record["problems"]],
     )

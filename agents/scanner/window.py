@@ -12,7 +12,7 @@ from agents.scanner.cards import Card, card_file_index, parse_card
 from agents.scanner.frontmatter import parse_front_time
 from agents.scanner.living_doc import LivingDoc, parse_living_doc
 from agents.scanner.mentions import extract_source_mentions
-from agents.scanner.notes import VaultFile, parse_note_name, read_vault_file, read_vault_head
+from agents.scanner.notes import VaultFile, in_path_order, parse_note_name, read_vault_file, read_vault_head
 from agents.scanner.queue import QueueSnapshot, latest_snapshot, parse_queue
 from agents.scanner.register import RegisterEntry, parse_register
 from agents.scanner.relevance import relevance
@@ -46,6 +46,7 @@ class WindowScan:
     living: LivingDoc = field(default_factory=LivingDoc)
     register: list[RegisterEntry] = field(default_factory=list)
     earlier_briefs: list[VaultFile] = field(default_factory=list)
+    living_file: VaultFile | None = None  # the living document as read (its mentions are the verifier's baseline)
     blobs: dict[str, str] = field(default_factory=dict)
     card_files: dict[str, tuple[int, str]] = field(default_factory=dict)  # arXiv id → (card, path), every card
 
@@ -124,7 +125,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
     tz = cfg.tz
     candidates: list[VaultFile] = []
     for agent_dir in sorted(p for p in (cfg.root / "inbox").iterdir() if p.is_dir()):
-        for path in sorted(agent_dir.glob("*.md")):
+        for path in in_path_order(agent_dir.glob("*.md")):
             name = parse_note_name(path.name)
             if name.day is None:
                 candidates.append(read_vault_file(cfg.root, path, tz))
@@ -201,7 +202,7 @@ def _scan_cards(cfg: VaultConfig, scan: WindowScan) -> None:
     folder = cfg.root / CARDS_DIR
     if not folder.is_dir():
         return
-    for path in sorted(folder.glob("*.md")):
+    for path in in_path_order(folder.glob("*.md")):
         if _far_from_window(path, cfg, scan):
             continue
         file = read_vault_file(cfg.root, path, cfg.tz)
@@ -256,6 +257,7 @@ def _read_organized(cfg: VaultConfig, relative: str, kind: str, scan: WindowScan
 def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
     living = _read_organized(cfg, scan.topic.living_doc, "living_doc", scan)
     if living is not None:
+        scan.living_file = living
         scan.living = parse_living_doc(living.text or "", cfg.tz)
         scan.sources.append(SourceEntry(
             path=living.path, kind="living_doc", time=scan.living.updated, bytes=living.size,

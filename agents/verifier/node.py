@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from langgraph.runtime import Runtime
 
 from agents.scanner.briefs import list_briefs
+from agents.scanner.derived import derive_file
+from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
 from agents.scanner.relevance import relevance
@@ -62,14 +65,23 @@ def arxiv_entries(verdicts: Mapping[str, ArxivLookup], mentions: list[Mention], 
     return entries
 
 
-def _references(scan: WindowScan) -> list[Mention]:
-    """Mentions of the baseline (living document, earlier briefs): compared against, never reported."""
+def _references(root: Path, scan: WindowScan) -> list[Mention]:
+    """Mentions of the baseline (living document, earlier briefs): compared against, never reported.
+
+    Kept by the run's vault index for each file's bytes: a living document or brief that did not change is not
+    searched again.
+    """
     refs: list[Mention] = []
     living = next((s for s in scan.sources if s.kind == "living_doc" and s.sha256), None)
     if living is not None and living.sha256 in scan.blobs:
-        refs += extract_mentions(living.path, scan.blobs[living.sha256])
+        text = scan.blobs[living.sha256]
+        file = scan.living_file
+        if file is not None and file.path == living.path and file.sha256 == living.sha256 and file.text == text:
+            refs += derive_file(root, file, TEXT_MENTIONS)
+        else:
+            refs += extract_mentions(living.path, text)
     for brief in scan.earlier_briefs:
-        refs += extract_mentions(brief.path, brief.body, brief.body_line)
+        refs += derive_file(root, brief, BODY_MENTIONS)
     return refs
 
 
@@ -121,7 +133,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         requests = api.requests_made
     with register_view(scan.end, own):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
-                              references=_references(scan), candidates=candidates, since=scan.start)
+                              references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
     if ctx.settings.crash_after == "verify:numbered":
         os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
     # A collision raised in an earlier brief is carried with its number in the open list, not raised again.

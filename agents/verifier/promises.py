@@ -8,6 +8,7 @@ happened confirms it and closes its register entry with that evidence. All
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -19,8 +20,9 @@ from rapidfuzz import fuzz
 from sqlalchemy import or_, select, update
 
 from agents.scanner.briefs import is_brief_name
+from agents.scanner.derived import Derivation, decode_mentions, derive_many, encode_mentions, from_wall, wall
 from agents.scanner.mentions import extract_mentions
-from agents.scanner.notes import parse_note_name, read_vault_file
+from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
 from state.db import Database
 from state.models import BriefWarning, Mention
@@ -109,27 +111,53 @@ def track_promise_history(db: Database, root: Path, tz: ZoneInfo, before: dateti
     So that a fresh store knows what the vault promised before the window (``before``: the window
     start). Each day's notes go to ``track_promises`` in date order, first seen on the note's date.
     Briefs (``*-e1prep``, baton's ``.baton.md``) are skipped: they digest the notes read here.
+    Each note's mentions are kept by the run's vault index (an unchanged note is not read again).
     Returns how many notes were read.
     """
     since = before - timedelta(days=days)
     by_day: dict[date, list[Mention]] = {}
     read = 0
-    for path in sorted((root / "inbox").glob("*/*.md")):
+    paths = []
+    for path in in_path_order((root / "inbox").glob("*/*.md")):
         name = parse_note_name(path.name)
         if name.day is None or not since.date() <= name.day <= before.date():
             continue
         if is_brief_name(path.name) or path.name.endswith(".baton.md"):
             continue
-        file = read_vault_file(root, path, tz)
-        if file.time is None or file.text is None or not since <= file.time < before:
+        paths.append(path)
+    for found in derive_many(root, paths, tz, note_promises_derivation(tz)):
+        if found is None or not since <= found[0] < before:
             continue
         read += 1
-        lines = file.body.split("\n")
-        by_day.setdefault(file.time.astimezone(tz).date(), []).extend(
-            _with_subject(m, lines, file.body_line) for m in extract_mentions(file.path, file.body, file.body_line))
+        by_day.setdefault(found[0].astimezone(tz).date(), []).extend(found[1])
     for day in sorted(by_day):
         track_promises(db, by_day[day], day)
     return read
+
+
+def _note_promises(file: VaultFile) -> tuple[datetime, list[Mention]] | None:
+    """A note's time and its mentions as the history reads them (a promise with the head of its line)."""
+    if file.time is None or file.text is None:
+        return None
+    lines = file.body.split("\n")
+    return file.time, [_with_subject(m, lines, file.body_line)
+                       for m in extract_mentions(file.path, file.body, file.body_line)]
+
+
+@functools.lru_cache(maxsize=8)
+def note_promises_derivation(tz: ZoneInfo) -> Derivation[tuple[datetime, list[Mention]] | None]:
+    """How the vault index keeps ``_note_promises`` (bump ``version`` when it, or the mentions, change)."""
+
+    def encode(value: tuple[datetime, list[Mention]] | None) -> object:
+        return None if value is None else [wall(value[0], tz), encode_mentions(value[1])]
+
+    def decode(raw: object) -> tuple[datetime, list[Mention]] | None:
+        if raw is None:
+            return None
+        when, mentions = raw  # type: ignore[misc]
+        return from_wall(when, tz), decode_mentions(mentions)  # type: ignore[return-value]
+
+    return Derivation("note_promises", 1, _note_promises, encode, decode)
 
 
 _RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)

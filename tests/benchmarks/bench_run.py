@@ -3,8 +3,9 @@ files opened per run (total and distinct), peak memory, and baton's import time.
 
 Run: ``.venv/bin/python -m tests.benchmarks.bench_run [--days 30 365] [--repeat 3]``
 
-Each run is ``baton run --offline`` (no network) in a fresh process, so the figures include what a
-scheduler pays: the imports, opening the store, the graph. Files opened are counted by an audit hook
+Each run is ``baton run --offline`` (no network) in a fresh process, started and ended as the ``baton``
+command is (``workflows.entry``), so the figures include what a scheduler pays: the imports, opening
+the store, the graph, the exit. Files opened are counted by an audit hook
 (the ``open`` event of ``open()`` / ``os.open``) inside that process; peak memory is the process's
 maximum resident set size. Medians of ``--repeat`` runs; the machine is printed first.
 
@@ -44,13 +45,14 @@ def hook(event, args):
     if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
         opened.append(os.fsdecode(args[0]))
 sys.addaudithook(hook)
-from workflows.cli import main
-code = main(sys.argv[2:])
+from workflows.entry import finish, run  # what the `baton` command runs: its imports, its exit
+code = run(sys.argv[2:])
 inside = [p for p in opened if os.path.realpath(p).startswith(vault + os.sep)
           and os.sep + ".baton" + os.sep not in os.path.realpath(p)]
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print("BENCH " + json.dumps({"code": code, "opened": len(inside), "distinct": len(set(inside)),
                              "all_opened": len(opened), "peak_kb": peak}), file=sys.stderr)
+finish(code)
 """
 
 
