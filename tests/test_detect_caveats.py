@@ -7,6 +7,7 @@ import re
 import pytest
 
 from agents.scanner.caveats import find_caveats
+from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import extract_mentions
 from agents.verifier.caveats import caveat_subject, check_caveats
 
@@ -171,8 +172,6 @@ def test_a_caveat_in_a_table_row_is_quoted_as_the_row_in_words() -> None:
     ("abcdefghij klmnopqrstuvwxyz0123456789", 20, "abcdefghij…"),
 ])
 def test_excerpts_end_at_a_boundary_never_inside_a_word_or_number(text: str, limit: int, expected: str) -> None:
-    from agents.scanner.excerpt import excerpt
-
     assert excerpt(text, limit) == expected
 
 

@@ -9,19 +9,13 @@ sample vault's.
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import pytest
 
-from agents.integrator.compose import integrate
-from agents.scanner.window import scan_window
-from agents.verifier.checks import run_checks
 from state.models import Brief
-from state.vault_config import load_vault_config
 from tests.test_integrator_compose import _vault
-
-DAY = date(2026, 9, 29)
+from tests.test_judgement_notes import _brief
 
 NOTE = """# jay · 周末杂记
 
@@ -47,12 +41,6 @@ NOTE = """# jay · 周末杂记
 - 酸面包发酵温度和时间的对照表
 - 与工作无关，随手记
 """
-
-
-def _brief(root: Path) -> Brief:
-    scan = scan_window(load_vault_config(root), "inference", DAY)
-    warnings = run_checks(scan.mentions, scan.cards, {}, DAY, scan.thread)
-    return integrate(scan, warnings, None, [{"jay": 1}] * 14, scan.thread)
 
 
 def _placed(brief: Brief, path: str) -> dict[str, list[tuple[str, dict]]]:

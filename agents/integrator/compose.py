@@ -213,10 +213,22 @@ _QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”|『([^』\n]{3,80
 _LOOKUP = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\w.-]*|[A-Za-z]+\.[a-z]{2,}|[A-Z][A-Za-z]{3,}")
 
 
+_FINDING_KINDS = ("version_conflict", "number_conflict", "id_conflict")  # cross-source findings
+
+
+def _is_correction(warning: BriefWarning) -> bool:
+    return (warning.key or "").startswith("correction:")
+
+
+def _source_words(warning: BriefWarning) -> str:
+    """What a caveat quotes from its sources: the part after its "subject：label——"."""
+    return warning.text.split("——", 1)[-1]
+
+
 def _corrected_bullet(warning: BriefWarning, anchored: Sequence[tuple[Any, Any]]) -> tuple[Any, Any, str] | None:
     """The anchored (section, bullet) a scout's correction is about: one holding what it quotes, or two
     of the names and figures it gives; None when the correction touches nothing the document says."""
-    said = warning.text.split("——", 1)[-1]
+    said = _source_words(warning)
     # Inside the quoted source lines, what the correction itself quotes.
     lines = re.findall(r"「(.*?)」(?:；|。|$)", said) or [said]
     quoted = [next(g for g in m if g).strip() for line in lines for m in _QUOTED.findall(line)]
@@ -253,10 +265,12 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
     card, chosen today or not: kept for any item of the topic. Cross-source findings stay.
     """
     kept, aside = [], []
-    findings = [w for w in warnings if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
+    findings = [w for w in warnings if w.kind in _FINDING_KINDS]
+    hosts: dict[str, BriefWarning] = {}  # a correction's key → the conflict whose figures it corrects
     for warning in warnings:
         covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)
-                        and not (warning.key or "").startswith("correction:")), None)
+                        and not _is_correction(warning)), None)
+        host = next((f for f in findings if _corrects(warning, f)), None) if _is_correction(warning) else None
         relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and relayed_only(warning.sources)
         if relayed:
             # Found only in briefs (another topic's, earlier days'): they relay their notes, and their own
@@ -264,9 +278,10 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             ok, why = False, "仅见于简报的转述（各自主题已携带），无一手来源"
         elif covered is not None:
             ok, why = False, f"与 {covered.register or covered.id}（{covered.subject}）是同一件事，已在该条中"
-        elif (warning.key or "").startswith("correction:") and any(_corrects(warning, f) for f in findings):
+        elif host is not None:
+            hosts[warning.key or ""] = host
             ok, why = True, ""  # said in the conflict whose figures it corrects (``_corrections_joined``)
-        elif (warning.key or "").startswith("correction:") and (target := _corrected_bullet(warning, anchored)):
+        elif _is_correction(warning) and (target := _corrected_bullet(warning, anchored)):
             # A scout corrects what the living document already says: whoever edits it must know, chosen or not.
             section, bullet, needle = target
             warning = warning.model_copy(update={
@@ -294,7 +309,7 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
         else:
             aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
                           "sources": warning.sources, "reason": why})
-    return _corrections_joined(kept, aside)
+    return _corrections_joined(kept, aside, hosts)
 
 
 def _lookups(text: str) -> set[str]:
@@ -305,31 +320,27 @@ def _lookups(text: str) -> set[str]:
 
 def _corrects(correction: BriefWarning, finding: BriefWarning) -> bool:
     """The correction speaks of the finding's figures: two of the names and figures it gives stand in it."""
-    return len(_lookups(correction.text.split("——", 1)[-1]) & _lookups(finding.text)) >= 2
+    return len(_lookups(_source_words(correction)) & _lookups(finding.text)) >= 2
 
 
-def _corrections_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[list[BriefWarning], list[dict]]:
-    """One claim, one warning: a correction of figures a kept conflict lists (two of the names and
-    figures it gives stand in that conflict) is said in that conflict, not beside it."""
-    findings = [w for w in kept if w.kind in ("version_conflict", "number_conflict", "id_conflict")]
-    joined: dict[str, BriefWarning] = {}
+def _corrections_joined(kept: list[BriefWarning], aside: list[dict],
+                        hosts: Mapping[str, BriefWarning]) -> tuple[list[BriefWarning], list[dict]]:
+    """One claim, one warning: a correction of the figures a kept conflict lists is said in that conflict,
+    not beside it (one whose conflict was set aside stands on its own)."""
+    joined = {w.key or "": w for w in kept if w.kind in _FINDING_KINDS}
     out = []
     for warning in kept:
-        if not (warning.key or "").startswith("correction:"):
+        host = hosts.get(warning.key or "")
+        if host is None or (host.key or "") not in joined:
             out.append(warning)
             continue
-        said = warning.text.split("——", 1)[-1]
-        host = next((f for f in findings if _corrects(warning, f)), None)
-        if host is None:
-            out.append(warning)
-            continue
-        base = joined.get(host.key or "", host)
+        base = joined[host.key or ""]
         joined[host.key or ""] = base.model_copy(update={
-            "text": f"{base.text.rstrip('。')}。另，来源更正——{said.rstrip('。')}。",
+            "text": f"{base.text.rstrip('。')}。另，来源更正——{_source_words(warning).rstrip('。')}。",
             "sources": sorted({*base.sources, *warning.sources})})
         aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text, "sources": warning.sources,
                       "reason": f"更正的是「{host.subject}」一条所列的数字，已并入该条"})
-    return [joined.get(w.key or "", w) if w.key in joined else w for w in out], aside
+    return [joined.get(w.key or "", w) if w.kind in _FINDING_KINDS else w for w in out], aside
 
 
 def _base_doc(path: str, scan: WindowScan, as_of_version: str | None) -> BaseDoc:

@@ -44,7 +44,7 @@ class Derivation(Generic[T]):
     """
 
     kind: str
-    version: int
+    version: int | str  # a string joins versions: "1+m2" (the derivation's own, and the mentions')
     compute: Callable[[VaultFile], T]
     encode: Callable[[T], object]
     decode: Callable[[object], T]

@@ -6,7 +6,7 @@ The verifier compares the window against them every run; they change only when t
 from __future__ import annotations
 
 from agents.scanner.derived import Derivation, decode_mentions, encode_mentions
-from agents.scanner.mentions import extract_mentions
+from agents.scanner.mentions import MENTIONS_FORMAT, extract_mentions
 from agents.scanner.notes import VaultFile
 from state.models import Mention
 
@@ -21,6 +21,8 @@ def _of_body(file: VaultFile) -> list[Mention]:
     return extract_mentions(file.path, file.body, file.body_line)
 
 
-# Bump a version when the extraction (agents/scanner/mentions.py and what it calls) changes.
-TEXT_MENTIONS: Derivation[list[Mention]] = Derivation("text_mentions", 1, _of_text, encode_mentions, decode_mentions)
-BODY_MENTIONS: Derivation[list[Mention]] = Derivation("body_mentions", 1, _of_body, encode_mentions, decode_mentions)
+# Their version is the extraction's own (``MENTIONS_FORMAT``): a change to mentions.py cannot leave them stale.
+TEXT_MENTIONS: Derivation[list[Mention]] = Derivation("text_mentions", MENTIONS_FORMAT, _of_text, encode_mentions,
+                                                      decode_mentions)
+BODY_MENTIONS: Derivation[list[Mention]] = Derivation("body_mentions", MENTIONS_FORMAT, _of_body, encode_mentions,
+                                                      decode_mentions)

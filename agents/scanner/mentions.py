@@ -15,7 +15,11 @@ from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sent
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "METRICS", "sentence_at", "nearest_metric", "version_product"]
+__all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
+
+# Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
+# (agents.scanner.kept_mentions, the promise history) is then recomputed.
+MENTIONS_FORMAT = 2
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"

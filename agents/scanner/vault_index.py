@@ -136,12 +136,8 @@ class VaultIndex:
             found, value = self.derived.kept(rel, derivation, sha)
             if found:
                 return value  # type: ignore[return-value]
-        file = self.read(self.root, self.root / rel)
-        if not sha and file.size <= MAX_FILE_BYTES:  # read anew (touched, or not indexed): its bytes may match
-            found, value = self.derived.kept(rel, derivation, file.sha256)
-            if found:
-                return value  # type: ignore[return-value]
-        return self.derived.compute(rel, file, derivation)
+        # Read anew (touched, or not indexed): its bytes may still match a kept value.
+        return self.derive_file(self.read(self.root, self.root / rel), derivation)
 
     # ------------------------------------------------------------------------------------------------
     def _plain_stat(self, rel: str, path: Path | str) -> os.stat_result | None:

@@ -593,9 +593,9 @@ def _fmt(claim: FigureClaim) -> str:
     return claim.mention.value
 
 
-def said(claim: FigureClaim, limit: int = 50) -> str:
-    """Where the figure stands, as a reader needs it: its sentence quoted, or its table row said as a
-    sentence naming the columns (the row's name, the figure's column, the conditions beside it)."""
+def _said(claim: FigureClaim, limit: int = 50) -> str:
+    """Where the figure stands, as a reader needs it: its sentence quoted, or its whole table row said as a
+    sentence naming every column (so the conditions beside the figure are read with it)."""
     table = claim.mention.detail.get("table") or {}
     headers, cells = table.get("headers") or [], table.get("row") or []
     if not headers or not cells:
@@ -702,7 +702,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         values: dict[tuple[float, float], FigureClaim] = {}
         for claim in group:
             values.setdefault((claim.low, claim.high), claim)
-        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：{said(c)}）"
+        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：{_said(c)}）"
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
             "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",

@@ -21,7 +21,7 @@ from sqlalchemy import or_, select, update
 
 from agents.scanner.briefs import is_brief_name
 from agents.scanner.derived import Derivation, decode_mentions, derive_many, encode_mentions, from_wall, wall
-from agents.scanner.mentions import extract_mentions
+from agents.scanner.mentions import MENTIONS_FORMAT, extract_mentions
 from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
 from state.db import Database
@@ -144,9 +144,13 @@ def _note_promises(file: VaultFile) -> tuple[datetime, list[Mention]] | None:
                        for m in extract_mentions(file.path, file.body, file.body_line)]
 
 
+_PROMISES_FORMAT = 1
+
+
 @functools.lru_cache(maxsize=8)
 def note_promises_derivation(tz: ZoneInfo) -> Derivation[tuple[datetime, list[Mention]] | None]:
-    """How the vault index keeps ``_note_promises`` (bump ``version`` when it, or the mentions, change)."""
+    """How the vault index keeps ``_note_promises`` (bump ``_PROMISES_FORMAT`` when it changes; a change of
+    the mentions' extraction is followed through ``MENTIONS_FORMAT``)."""
 
     def encode(value: tuple[datetime, list[Mention]] | None) -> object:
         return None if value is None else [wall(value[0], tz), encode_mentions(value[1])]
@@ -157,7 +161,7 @@ def note_promises_derivation(tz: ZoneInfo) -> Derivation[tuple[datetime, list[Me
         when, mentions = raw  # type: ignore[misc]
         return from_wall(when, tz), decode_mentions(mentions)  # type: ignore[return-value]
 
-    return Derivation("note_promises", 1, _note_promises, encode, decode)
+    return Derivation("note_promises", f"{_PROMISES_FORMAT}+m{MENTIONS_FORMAT}", _note_promises, encode, decode)
 
 
 _RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)
