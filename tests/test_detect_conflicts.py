@@ -24,6 +24,8 @@ def _mentions(*notes: str):  # type: ignore[no-untyped-def]
     (("TTFT 64ms vs 290ms（Corvid vs QuillServe）", "QuillServe TTFT 295ms", "Corvid TTFT 150ms"), {"Corvid ttft"}),
     ((TABLE_P50_P99, "QuillServe TTFT p99 180ms"), {"QuillServe ttft p99"}),
     (("QuillServe TTFT：benchhub.io 120ms / Lumen blog 125ms", "QuillServe TTFT 300ms"), {"QuillServe ttft"}),
+    (("| 来源 | Corvid TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | A100 BF16 |\n| benchhub | 240ms | A100 BF16 |",),
+     {"Corvid ttft"}),
     (("Corvid 命中率 31%", "Corvid 命中率 64%"), {"Corvid hit"}),
     # Near misses: two columns of one row, p50 vs p99, prefill vs decode, input vs output, peak vs average.
     (("| QuillServe | TTFT p50 120ms | TTFT p99 410ms |",), set()),
@@ -39,6 +41,19 @@ def _mentions(*notes: str):  # type: ignore[no-untyped-def]
     (("Corvid TTFT 200ms with 8K context", "Corvid TTFT 1,900ms with 128K context"), set()),
     (("QuillServe 吞吐 8,000 tok/s（8B 模型）", "QuillServe 吞吐 1,100 tok/s（70B 模型）"), set()),
     (("QuillServe TTFT（单轮）150ms", "QuillServe TTFT（多轮）520ms"), set()),
+    # A scout who calls the figures a contradiction compared the set-ups: only stated differences part them,
+    # and only the figures that scout lined up (another source's figure still needs the same conditions).
+    (("| 来源 | Corvid TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | H100，多轮 agent |\n| benchhub | 40ms | H100 FP8 |"
+      "\n\n### Corvid TTFT 两源矛盾 ⚠⚠⚬",), {"Corvid ttft"}),
+    (("| source | Corvid TTFT | setup |\n|---|---|---|\n| Lumen | 85ms | H100, multi-turn |\n| benchhub | 40ms | H100 FP8 |"
+      "\n\n- these Corvid TTFT figures are inconsistent ⚠⚬⚬",), {"Corvid ttft"}),
+    (("| 来源 | Corvid TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | A100 |\n| benchhub | 40ms | H100 |"
+      "\n\n### Corvid TTFT 两源矛盾",), set()),  # stated different hardware: the contradiction is the scout's guess
+    # Near misses: one states a condition the other leaves open: two benchmarks, not one figure twice.
+    (("QuillServe TTFT 120ms（H100，多轮 agent）", "QuillServe TTFT 300ms（H100）"), set()),
+    (("Corvid TTFT 90ms with FP8", "Corvid TTFT 200ms"), set()),
+    (("| 来源 | QuillServe TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | H100，多轮 agent |\n"
+      "| benchhub | 40ms | H100 FP8 |",), set()),
     # Near misses: a figure and its approximation or range; a source restating itself.
     (("Corvid 命中率约 30%", "Corvid 命中率 29%"), set()),
     (("QuillServe TTFT 42–80ms", "QuillServe TTFT 42ms"), set()),
@@ -92,6 +107,9 @@ def test_a_table_figure_takes_its_row_entity_and_its_column_metric() -> None:
     (("QuillServe 92.5% 命中率；QuillServe 9.25% 当前",), set()),
     (("QuillServe v2.7.0-rc1 当前预览", "QuillServe 最新 v2.6.1"), set()),
     (("PaperX arXiv 2603.12345 最新", "PaperX 2603.12346 当前"), set()),
+    # Near misses: each "current" version with its release date, in order: written before the next release.
+    (("论文写 QuillServe 最新 release 是 v2.4.0（2026-03-01）", "QuillServe v2.6.1（2026-05-10）当前"), set()),
+    (("Corvid latest: 1.8.2 (2026-02-03)", "Corvid 1.9.0 (2026-04-20) is the current release"), set()),
     (("Top 0.5 · QuillServe 最新", "Top 0.15 当前"), set()),
 ])
 def test_version_conflicts(notes: tuple[str, ...], expected: set[tuple[str, str]]) -> None:
@@ -103,10 +121,19 @@ def test_different_digits_of_one_product_are_not_a_scheme_conflict() -> None:
     assert check_version_conflicts(_mentions("Corvid 0.4.1 与 Corvid 0.52.0 对比")) == []
 
 
+def test_only_the_figures_that_disagree_are_listed_and_a_set_apart_one_is_not() -> None:
+    table = ("| 来源 | Corvid TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | H100，多轮 agent |\n| benchhub | 40ms | H100 FP8 |"
+             "\n\n### Corvid TTFT 两源矛盾 ⚠⚠⚬")
+    other = "- （Winder 单轮口径，Corvid TTFT 61ms）和多轮 agent 的 85ms 不是一个口径"
+    [warning] = check_number_conflicts(_mentions(table, other))
+    assert "85ms" in warning.text and "40ms" in warning.text and "61ms" not in warning.text
+    assert warning.sources == ["inbox/x/n0.md"]
+
+
 def test_a_table_figure_in_a_conflict_is_said_as_a_sentence_naming_its_columns() -> None:
     table = ("| Source | QuillServe TTFT | Setup |\n|---|---|---|\n| Lumen blog | 310ms | A100, 多轮对话, 并发 32 |\n"
-             "| benchhub.io | 120ms | A100 BF16 |")
-    [warning] = check_number_conflicts(_mentions(table, "QuillServe TTFT 125ms on A100"))
+             "| benchhub.io | 120ms | A100, 多轮对话, 并发 32 |")
+    [warning] = check_number_conflicts(_mentions(table, "QuillServe TTFT 125ms on A100, 多轮对话, 并发 32"))
     assert "表中一行「Lumen blog：QuillServe TTFT 310ms，Setup A100, 多轮对话, 并发 32」" in warning.text
     assert "| 310ms |" not in warning.text  # no raw table fragment
-    assert "「QuillServe TTFT 125ms on A100」" in warning.text  # prose is quoted as written
+    assert "「QuillServe TTFT 125ms on A100, 多轮对话, 并发 32」" in warning.text  # prose is quoted as written

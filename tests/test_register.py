@@ -135,6 +135,16 @@ def test_next_day_carries_a_baton_number_and_open_entries_respect_as_of(tmp_path
     assert carried.carried_from == "register D184"
 
 
+@pytest.mark.parametrize(("written", "risk"), [("⚠⚬⚬ 中低", "中低"), ("⚠⚠⚬ 中", "中"), ("⚠⚬⚬", "中低"),
+                                               ("中高", "中高"), ("⚠⚬ 低", "低"), ("⚠⚠⚠", "高")])
+def test_a_carried_entry_keeps_the_grade_it_was_raised_with(tmp_path: Path, written: str, risk: str) -> None:
+    db = _db(tmp_path)
+    seed_register(db, [RegisterEntry("D184", 184, "Orrery-KV 压缩率只在一组 trace 上测", written, date(2026, 9, 24),
+                                     "沿用", "inbox/spark/2026-09-24-llm-infra-e1prep.md")], [])
+    [carried] = [e for e in open_entries(db, date(2026, 9, 28)) if e.d == "D184"]
+    assert carried.risk == risk
+
+
 def _promise(source: str, context: str, due: str = "2026-09-30") -> Mention:
     return Mention(source=source, kind="promise", value=due[:7], raw="计划于 2026-09 发布", line=3, context=context,
                    detail={"due": due, "what": "发布"})

@@ -112,24 +112,60 @@ def test_a_carried_number_is_one_known_by_then_and_a_new_one_follows_every_brief
                                  [_warning("version_conflict:vLLM", "vLLM"), _warning("number_conflict:X:ttft", "X")],
                                  as_of=LLM_INFRA_0928, exclude=[B])
     assert vllm.register == "D195" and vllm.carried_from == f"{A} D195"
-    # X is no item the own brief B numbered: a new number, after every number ever used (C's D205 too),
-    # so that one number never names two things.
-    assert other.register == "D206" and other.carried_from is None
+    # X is new: the next number as the register stood at 18:40 (A's D195, the 9-26 brief's D198), not after
+    # C's D205 (written at 22:20) nor after the own brief B's D204.
+    assert other.register == "D199" and other.carried_from is None
 
 
-def test_the_own_brief_number_of_the_same_item_is_reused_and_another_item_gets_a_new_one(tmp_path: Path) -> None:
+def test_a_backfill_numbers_as_its_day_would_have_and_baton_never_gives_one_number_twice(tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    [late] = assign_numbers(db, "serving:2026-09-30", [_warning("number_conflict:Q:tpot", "Q", "number_conflict")],
+                            as_of=_at(30, 22, 20))
+    assert late.register == "D206"  # after C's D205
+    first, second = assign_numbers(db, "serving:2026-09-27", [
+        _warning("number_conflict:R:itl", "R", "number_conflict"),
+        _warning("number_conflict:S:ttft", "S", "number_conflict")], as_of=_at(27, 12, 0))
+    # At 9-27 12:00 the highest known was the 9-26 brief's D198: the backfill continues from there,
+    # not from D206; D195 was A's later that day.
+    assert (first.register, second.register) == ("D199", "D200")
+    [again] = assign_numbers(db, "serving:2026-09-27", [_warning("number_conflict:T:tpot", "T", "number_conflict")],
+                             as_of=_at(27, 12, 0))
+    assert again.register == "D201"  # D199 and D200 are baton's already
+
+
+def test_a_day_the_vault_has_its_slot_brief_for_is_carried_from_that_brief_not_from_batons_draft(
+        tmp_path: Path) -> None:
+    db = _seeded(tmp_path)
+    [draft] = assign_numbers(db, "inference:2026-09-27", [_warning("number_conflict:U:ttft", "U", "number_conflict")],
+                             as_of=_at(27, 22, 20), exclude=[A])
+    assert draft.register == "D199"
+    # Seen from 9-28 18:40: with the 9-27 inference day recorded by A, A's numbers are carried, baton's
+    # draft of that day is not (its number stays baton's, never given again).
+    recorded = {e.d for e in open_entries(db, LLM_INFRA_0928, [B], superseded={"inference:2026-09-27"})}
+    assert "D195" in recorded and "D199" not in recorded
+    assert "D199" in {e.d for e in open_entries(db, LLM_INFRA_0928, [B])}  # no record of the day: the draft is
+    [new] = assign_numbers(db, "llm-infra:2026-09-28", [_warning("number_conflict:V:tpot", "V", "number_conflict")],
+                           as_of=LLM_INFRA_0928, exclude=[B])
+    assert new.register == "D200"  # baton's own D199 is kept from reuse...
+    with register_view(LLM_INFRA_0928, [B], superseded={"inference:2026-09-27"}):
+        [free] = assign_numbers(db, "serving:2026-09-28",
+                                [_warning("number_conflict:W:tpot", "W", "number_conflict")])
+    assert free.register == "D199"  # ...except where A is the day's record: the draft's number is no one's
+
+
+def test_the_own_briefs_numbers_are_not_read(tmp_path: Path) -> None:
     own = "inbox/mei/2026-09-29-serving-e1prep.md"
     at = _at(29, 20, 0)
-    briefs = [*_briefs(), parse_brief_text(own, "三、矛盾/待核\nD206：QuillServe p99 两源不一（⚠⚬⚬）", date(2026, 9, 29),
+    briefs = [*_briefs(), parse_brief_text(own, "三、矛盾/待核\nD230：QuillServe p99 两源不一（⚠⚬⚬）", date(2026, 9, 29),
                                            "mei", "serving-e1prep", at)]
     db = _db(tmp_path)
     seed_register(db, [], briefs)
     same, other = assign_numbers(db, "serving:2026-09-29",
                                  [_warning("number_conflict:QuillServe:p99", "QuillServe", "number_conflict"),
                                   _warning("number_conflict:Z:tpot", "Z", "number_conflict")], as_of=at, exclude=[own])
-    # The person numbered QuillServe's matter D206 in the brief being written: the same item keeps it.
-    assert same.register == "D206"
-    assert other.register == "D207"  # Z is new: after every number ever used
+    # The brief being written is the output, never an input: its D230 for QuillServe is not taken over;
+    # both are new, after the highest number known by then (C's D205).
+    assert (same.register, other.register) == ("D206", "D207")
 
 
 def test_open_entries_as_of_the_moment(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ def test_a_schema_behind_is_refused_with_the_command_that_fixes_it(backend: Back
     process = baton_process(backend, demo.root, "db", "upgrade")
     out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
-    assert f"applied 0002, 0003, 0004, 0005; schema at revision {head_revision()}" in out
+    assert f"applied 0002, 0003, 0004, 0005, 0006; schema at revision {head_revision()}" in out
     process = baton_process(backend, demo.root, "db", "status")
     out, _ = process.communicate(timeout=300)
     assert "up to date" in out
@@ -122,7 +122,7 @@ def test_migration_keeps_duplicate_decisions_of_an_older_store(tmp_path: Path) -
             connection.execute(text("INSERT INTO decisions (thread, revision, action, by, at, auto, edited) "
                                     "VALUES ('t:2026-09-29', 1, 'approve', :by, '2026-09-29 10:00:00', 0, 0)"),
                                {"by": by})
-    assert db.upgrade() == ["0002", "0003", "0004", "0005"]
+    assert db.upgrade() == ["0002", "0003", "0004", "0005", "0006"]
     store = Store(db)
     assert [(d.by, d.decided_key) for d in store.decisions("t:2026-09-29")] == \
         [("alice", "t:2026-09-29#1"), ("carol", None)]

@@ -290,7 +290,7 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
         elif warning.kind == "caveat":
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
             ok = any(_about(warning, item) for item in chosen) or (
-                warning.kind == "caveat" and warning.risk in ("中", "高") and topical(warning.text))
+                warning.kind == "caveat" and warning.risk in ("中", "中高", "高") and topical(warning.text))
             why = "所涉条目未入选本轮增量"
         elif _card_age(warning):
             # An old paper carded today is a fact about the item, said in the item; it is a question for

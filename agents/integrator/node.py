@@ -12,7 +12,7 @@ from agents.integrator.drafts import save_and_write
 from agents.integrator.llm_text import ModelWriter
 from agents.scanner.history import window_counts_history
 from agents.scanner.node import current_scan
-from agents.verifier.register import ITEM_KINDS, assign_numbers
+from agents.verifier.register import ITEM_KINDS, assign_numbers, register_view
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning
 from state.runtime import BatonContext
@@ -36,8 +36,9 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         ctx.store.record_llm_run(state.run_id, state.thread, session.record())
     # The one-item warnings the brief kept get their D-numbers now, as of the window's end.
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
-    numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
-                                   as_of=scan.end, exclude=own))
+    with register_view(scan.end, own, verified.get("superseded", ())):
+        numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
+                                       as_of=scan.day))
     brief.warnings = [next(numbered) if w.kind in ITEM_KINDS else w for w in brief.warnings]
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
     outage = verified.get("outage") or {}

@@ -117,13 +117,14 @@ class BriefRecord:
 
 
 def risk_of_mark(mark: str | None) -> str | None:
-    """Map the team's marks (⚠⚠⚬, ⭐⭐⚬, "中低") to the brief's 高/中/低."""
+    """The risk a register row or a brief gives ("中低", or a mark ⚠⚬⚬ read by the vault's legend), kept
+    at its own grade: an entry carried forward keeps the risk it was raised with."""
     if not mark:
         return None
-    if mark.strip() in ("高", "中", "低", "中高", "中低"):
-        return {"中高": "高", "中低": "低"}.get(mark.strip(), mark.strip())
+    if mark.strip() in ("高", "中高", "中", "中低", "低"):
+        return mark.strip()
     strong = sum(1 for ch in mark if ch in "⚠⭐★")
-    return "高" if strong >= 3 else "中" if strong == 2 else "低"
+    return {3: "高", 2: "中"}.get(min(strong, 3), "中低" if len(mark.strip()) >= 3 and strong == 1 else "低")
 
 
 def _clean_text(text: str) -> str:

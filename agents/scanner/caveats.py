@@ -18,8 +18,17 @@ from dataclasses import dataclass
 
 from agents.scanner.marks import read_marks
 
-__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION"]
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION", "NOT_COMPARABLE"]
 
+# The scout says two figures or set-ups are not to be compared: "不是一个口径", "别和 X 的 TTFT 拼一起",
+# "口径不同", "not directly comparable", "apples to oranges". One pattern for the caveat and for the figures
+# it sets apart (``mentions``).
+NOT_COMPARABLE = re.compile(
+    r"不是一回事|不是(?:一|同一)个?口径|不在一个口径|口径不(?:同|一样)|不同口径|两个口径|不能合并|不可(?:合并|合表)|"
+    r"不要(?:混用|合并)|别混用|(?:别|不要)(?:和|跟|与)[^，。；,;\n]{1,40}?(?:拼|混|合并|比)|"
+    r"不(?:可|能)(?:直接)?(?:比|对比|比较)(?!例|率|重)|"
+    r"\bnot (?:directly )?comparable\b|\bnot the same (?:setup|thing|conditions)\b|\bdon'?t (?:mix|merge|compare)\b|"
+    r"\bapples (?:to|and) oranges\b", re.IGNORECASE)
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("条件未说明", re.compile(
         r"未说明|没(?:有)?说明|没讲|未写明|没(?:有)?写(?:明|清)?|没(?:有)?(?:给|说)(?:出)?(?:测算)?(?:口径|条件|数|数字|量化|环境|配置)|未给出|无条件|"
@@ -32,11 +41,11 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
     ("作者自报", re.compile(
         r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
-        r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
-    ("口径不可合并", re.compile(
-        r"不是一回事|不能合并|不可(?:合并|合表)|不要(?:混用|合并)|别混用|不(?:可|能)(?:直接)?(?:比|对比|比较)(?!例|率|重)|"
-        r"\bnot (?:directly )?comparable\b|\bdon'?t (?:mix|merge)\b|\bapples (?:to|and) oranges\b",
-        re.IGNORECASE)),
+        # the maker's own evaluation of its product ("官方评测", "数字（官方）"); "官方文档" is a source, no doubt
+        r"官方(?:评测|跑分|自测|测试|数字)|只有官方|(?:数字|数据|结果|跑分|指标)\s*[（(]官方[）)]|"
+        r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bvendor[- ]run\b|"
+        r"\bofficial (?:numbers?|figures?|results|benchmark (?:numbers?|results|figures?))\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
+    ("口径不可合并", NOT_COMPARABLE),
     ("适用条件有限", re.compile(
         r"^\s*(?:[-*•]\s*)?(?:局限(?:性)?|前提|适用条件|限制)\s*[：:]|"
         r"^\s*(?:[-*•]\s*)?(?:limitations?|caveats?|assumes|assumptions?)\s*[：:]|\bonly holds (?:when|if|under)\b|"
@@ -47,7 +56,15 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bwe (?:can|could|should) (?:test|reproduce|benchmark) (?:it|this)\b|"
         r"\babstract[- ]only\b|\bonly (?:read )?the abstract\b|\bfull (?:text|paper) (?:not (?:yet )?read|pending)\b|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
-        r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b", re.IGNORECASE)),
+        r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|\bto be confirmed\b|\bTBC\b|"
+        # nobody else has run it yet: "独立复测还没看到", "尚无第三方复现", "no independent replication yet"
+        r"(?:独立|第三方|社区|外部)的?(?:复测|复现|验证|评测)[^，。；,;]{0,6}?(?:没|未|无)|"
+        r"(?:没|未|尚无|暂无|还无)(?:看到|见到?|有)?(?:独立|第三方|社区|外部)的?(?:复测|复现|验证|评测)|"
+        r"\bno (?:independent|third[- ]party) (?:replication|reproduction|re-?runs?|benchmarks?|tests?|evaluation)s?\b|"
+        r"\bno(?: one|body) (?:else )?(?:has )?(?:reproduced|replicated)\b|"
+        # argued, not measured: "原理上成立…没给实测", "untested on vLLM"
+        r"没(?:有)?(?:给|做)(?:出)?实测|未(?:给|做)(?:出)?实测|无实测|\bnot (?:yet )?(?:measured|tested)\b|\buntested\b|"
+        r"\bno (?:measurements?|experiments?) (?:on|for|given|reported)\b", re.IGNORECASE)),
 )
 # The scout corrects what was written before (a note, a brief, the living document): "更正 9-28：…",
 # "勘误：…", "之前写错了", "Correction: the 3.1× was …", "erratum". Line-leading or a phrase of its own,
@@ -67,10 +84,11 @@ LIST_HEADING = re.compile(r"^\s*#+\s*(?:待核(?:实)?(?:清单|事项|列表)?|
                           re.IGNORECASE)
 # A mark alone is a caveat only on a claim: a figure, a paper number or a name on the line.
 _CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|(?<![A-Za-z])[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
-_SETTLED = re.compile(r"已核实|核对一致|已复现|已确认|已闭合|已验证|(?:全文|原文|正文)[^，。；,;]{0,4}读完|读完(?:了)?(?:全文|原文)|"
+_SETTLED = re.compile(r"已核实|核对一致|对得上|能对上|对上了|已复现|已确认|已闭合|已验证|(?:全文|原文|正文)[^，。；,;]{0,4}读完|读完(?:了)?(?:全文|原文)|"
                       r"已读全文|\bread the (?:full|whole) (?:paper|text)\b|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
                       re.IGNORECASE)
-_NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|未核实|未复现|未确认|"
+_NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|"
+                          r"\bno(?: one|body) (?:else )?(?:has )?(?:reproduced|replicated|verified|confirmed)\b|未核实|未复现|未确认|"
                           r"没(?:有)?读完|未读完|还没读|\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|not yet)\s+(?:\w+\s+)?read\b",
                           re.IGNORECASE)
 _SET_ASIDE = re.compile(r"不收|只作背景|不进活文档|不作增量|只当经验值|不收数字|\bnot (?:kept|used)\b|\bbackground only\b",

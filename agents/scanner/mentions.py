@@ -9,7 +9,7 @@ import re
 from datetime import date
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.caveats import LIST_HEADING, find_caveats
+from agents.scanner.caveats import LIST_HEADING, NOT_COMPARABLE, find_caveats
 from agents.scanner.instructions import is_instruction
 from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sentence
 from agents.scanner.urls import find_urls, normalize_url
@@ -19,7 +19,7 @@ __all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOUR
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 2
+MENTIONS_FORMAT = 3
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -84,9 +84,6 @@ _PROMISE = re.compile(
     re.IGNORECASE,
 )
 # The author says the figures on this line are not to be compared ("不是一回事，不能合并").
-_NOT_COMPARABLE = re.compile(r"不是一回事|不能合并|不可(?:合并|比|合表)|不能直接比|不要(?:混用|合并)|别混用|口径不同|"
-                             r"\bnot comparable\b|\bnot the same (?:setup|thing)\b|\bdon'?t (?:mix|merge|compare)\b",
-                             re.IGNORECASE)
 _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
 _SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
 
@@ -261,7 +258,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             header = row_cells(previous)
         elif not line.strip().startswith("|"):
             header = []
-        apart = bool(_NOT_COMPARABLE.search(line))  # once per line: per figure it was quadratic (issue 9)
+        apart = bool(NOT_COMPARABLE.search(line))  # once per line: per figure it was quadratic (issue 9)
         for match in _FIGURE.finditer(line):
             if any(s <= match.start() < e for s, e in url_spans):
                 continue

@@ -309,6 +309,14 @@ def _scope(text: str) -> frozenset[str]:
                      and not metric_qualifiers(m.group(1)))
 
 
+_BRACKET = re.compile(r"[（(][^（）()]{0,160}[）)]")
+
+
+def _enclosing_bracket(context: str, pos: int) -> str:
+    """The bracketed part of ``context`` holding position ``pos`` ("" when the figure stands outside brackets)."""
+    return next((m.group(0) for m in _BRACKET.finditer(context) if m.start() < pos < m.end()), "")
+
+
 def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int) -> dict[str, frozenset[str]]:
     """The conditions of one figure: those written at the figure (its head since the previous figure, its
     parenthetical) and, for each kind the figure leaves open, the sentence's when the sentence names only one.
@@ -329,6 +337,9 @@ def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int
     pos, end = spans[index]
     tail = re.match(r"\s*[（(][^）)]{0,40}[）)]", context[end:])
     found = conditions_of(context[start:pos] + (tail.group(0) if tail else ""), own)
+    # "（Winder 前缀密集单轮口径，TTFT vLLM 103ms vs SGLang 79ms）": a bracket's set-up holds for every figure in it.
+    for kind, values in conditions_of(_enclosing_bracket(context, pos), own).items():
+        found.setdefault(kind, values)
     for kind, values in conditions_of(context, own).items():
         if kind not in found and len(values) == 1:
             found[kind] = values
@@ -550,6 +561,19 @@ def _where(claims: Sequence[VersionClaim], window: set[str]) -> str:
     return min(claims, key=lambda c: c.mention.source not in window).mention.source
 
 
+def _successive_releases(distinct: Sequence[str], current: Sequence[VersionClaim],
+                         canonical: Mapping[tuple[str, tuple[int, ...]], str]) -> bool:
+    """Each "current" version comes with its release date and the dates follow the versions: one source
+    wrote before the next release (a paper's "0.29.0（2026-09-09）为当前最新"), nobody disagrees."""
+    dates = []
+    for version in distinct:
+        dated = sorted(str(c.date) for c in current if canonical[_padded(c)] == version and c.date)
+        if not dated:
+            return False
+        dates.append(dated[0])
+    return all(a < b for a, b in zip(dates, dates[1:], strict=False))
+
+
 def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Mention] = ()) -> list[BriefWarning]:
     """``version_conflict``: different "current" versions of one product, or two numbering schemes."""
     window = {m.source for m in mentions}
@@ -576,7 +600,8 @@ def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Me
                 f"version_conflict:scheme:{product}:{a},{b}"))
         current = [c for c in group if c.current]
         distinct = sorted({canonical[_padded(c)] for c in current}, key=lambda v: versions[v][0].parts)
-        if len(distinct) >= 2 and any(c.mention.source in window for c in current):
+        if len(distinct) >= 2 and any(c.mention.source in window for c in current) \
+                and not _successive_releases(distinct, current, canonical):
             parts = []
             for version in distinct:
                 claim = next(c for c in current if canonical[_padded(c)] == version)
@@ -604,8 +629,15 @@ def _said(claim: FigureClaim, limit: int = 50) -> str:
 
 
 def _same_conditions(a: FigureClaim, b: FigureClaim) -> bool:
-    """Unless both state a condition of one kind and share no value (H100 vs A100, FP8 vs BF16, 8K vs 32K context),
-    or sit in two columns of one source's tables, the two figures may describe one set-up."""
+    """Two figures describe one set-up when they state the same kinds of condition with shared values (both
+    "H100", or neither a condition): not when one states what the other leaves open ("多轮 agent" beside a
+    bare "H100 FP8": two benchmarks, not one measured twice), nor when both state one kind with no value in
+    common (H100 vs A100, FP8 vs BF16, 8K vs 32K context), nor in two columns of one source's tables."""
+    return set(a.conditions) == set(b.conditions) and _not_disjoint(a, b)
+
+
+def _not_disjoint(a: FigureClaim, b: FigureClaim) -> bool:
+    """No kind of condition both state with no value in common, and not two columns of one source's tables."""
     for kind in set(a.conditions) & set(b.conditions):
         if a.conditions[kind].isdisjoint(b.conditions[kind]):
             return False
@@ -676,7 +708,31 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
             top = float(high) if isinstance(high, int | float) else float(number)
             unit, low, top = _unit(str(mention.detail.get("unit") or ""), float(number), top)
             written[mention.source].append((unit, low, top, by_source))
+    for source, entries in written.items():
+        # A figure the source lines up against others (its sources table) is still lined up where the same
+        # source repeats it ("三家给了三个数：…85ms / …42ms"): the repeat is no account of its own.
+        lined = {(u, lo, hi) for u, lo, hi, by in entries if by}
+        written[source] = [(u, lo, hi, by or (u, lo, hi) in lined) for u, lo, hi, by in entries]
     return written
+
+
+def _declared_clash(mentions: Sequence[Mention], subject: str, metric: str) -> set[str]:
+    """The sources with a line naming the entity and the metric that calls their figures a contradiction
+    (their own figures of it are then compared as that source compared them)."""
+    name, word = subject.lower(), metric.split()[0].lower()
+    return {mention.source for mention in mentions
+            if name in (text := (mention.context or mention.raw or "").lower()) and word in text
+            and _CLASH.search(text) and not is_brief_path(mention.source)}
+
+
+def _restatements_dropped(group: list[FigureClaim]) -> list[FigureClaim]:
+    """A source repeating one of its figures ("三家给了三个数：…85ms / …42ms" under its own table) says the
+    same figure again, with the conditions it gave the first time: the bare repeat is not a figure of its own."""
+    def fuller(other: FigureClaim, claim: FigureClaim) -> bool:
+        return other is not claim and other.mention.source == claim.mention.source and \
+            (other.low, other.high) == (claim.low, claim.high) and len(other.conditions) > len(claim.conditions) and \
+            all(other.conditions.get(kind) == values for kind, values in claim.conditions.items())
+    return [claim for claim in group if not any(fuller(other, claim) for other in group)]
 
 
 def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
@@ -692,21 +748,31 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     for (_, metric, unit), group in sorted(groups.items()):
         if not any(c.mention.source in window for c in group):
             continue
+        group = _restatements_dropped(group)
         subject = group[0].subject
+        # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
+        # then only conditions stated different keep two figures apart.
+        declared = _declared_clash(mentions, subject, metric)
+
+        def comparable(a: FigureClaim, b: FigureClaim) -> bool:
+            if a.mention.source in declared and b.mention.source in declared:
+                return _not_disjoint(a, b)
+            return _same_conditions(a, b)
+
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if _two_places(a, b) and _apart(a, b) and _same_conditions(a, b) and not _author_parts(a, b)
+                 if _two_places(a, b) and _apart(a, b) and comparable(a, b) and not _author_parts(a, b)
                  and not _both_written(a, b, written)]
         if not clash:
             continue
-        # Every figure of the group is listed (the ranges beside the clash help the reader), the clash decides.
+        # The figures that disagree are listed (a figure its author set apart from them is not one of them).
         values: dict[tuple[float, float], FigureClaim] = {}
-        for claim in group:
+        for claim in (c for pair in clash for c in pair):
             values.setdefault((claim.low, claim.high), claim)
         listed = "；".join(f"{_fmt(c)}（{c.mention.source}：{_said(c)}）"
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
             "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",
             "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用",
-            [c.mention.source for c in group],
+            sorted({c.mention.source for c in values.values()}),
             f"{subject} {metric}", f"number_conflict:{subject}:{metric}:{unit}"))
     return warnings

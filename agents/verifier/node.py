@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo
 
 from langgraph.runtime import Runtime
 
-from agents.scanner.briefs import list_briefs
+from agents.scanner.briefs import BriefRecord, list_briefs
 from agents.scanner.derived import derive_file
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
@@ -27,6 +27,7 @@ from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
 from state.tables.arxiv_cache import ArxivCache
+from state.vault_config import Topic
 
 __all__ = ["verify", "arxiv_entries"]
 
@@ -116,6 +117,18 @@ def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]
     return [w.model_copy(update={"id": f"C{i}"}) for i, w in enumerate(kept, start=1)]
 
 
+def _recorded_threads(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> set[str]:
+    """The days whose slot brief the vault holds (``…-{slot}.md``), as threads: that brief is the record."""
+    slots = {topic.slot: name for name, topic in topics.items()}
+    found = set()
+    for brief in briefs:
+        stem = PurePosixPath(brief.path).stem
+        name = next((n for slot, n in slots.items() if stem.endswith(f"-{slot}")), None)
+        if name is not None and brief.day is not None:
+            found.add(f"{name}:{brief.day.isoformat()}")
+    return found
+
+
 def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Look identifiers up on arXiv (batched, cached), run the cross-source checks, number the warnings."""
     ctx = runtime.context
@@ -124,14 +137,16 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     ctx.progress(f"verify: {len(identifiers)} identifiers" + (" (offline: cache only)" if ctx.settings.offline else ""))
     # Every brief seeds the register (a new number follows the highest ever used), but the brief knows only
     # what was written before its window end, never the slot's own brief of the day (the output being written).
-    seed_register(ctx.db, scan.register, list_briefs(ctx.config.root, ctx.config.tz))
+    briefs = list_briefs(ctx.config.root, ctx.config.tz)
+    seed_register(ctx.db, scan.register, briefs)
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
+    superseded = _recorded_threads(ctx.config.topics, briefs)
     track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
         candidates, search_failures = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
-    with register_view(scan.end, own):
+    with register_view(scan.end, own, superseded):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
     if ctx.settings.crash_after == "verify:numbered":
@@ -147,7 +162,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     window_ids = {m.value for m in scan.mentions if m.kind == "arxiv" and not m.detail.get("malformed")}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
-        for e in open_entries(ctx.db, scan.end, own)
+        for e in open_entries(ctx.db, scan.end, own, superseded)
         if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
                                    or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
                                    or any(i in e.text for i in window_ids))  # about a paper the window names
@@ -164,6 +179,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_closed": closed_on(ctx.db, scan.day),
+        "superseded": sorted(superseded),  # days the vault's slot briefs record (for the integrator's numbers)
         "arxiv": [e.model_dump(mode="json") for e in entries],
         "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests,
         "outage": {"reason": outage.reason, "kind": outage.kind, "unverified": outage.unverified} if outage else None})

@@ -1,11 +1,14 @@
 """The contradiction register in the store: seeding, atomic D-number allocation, collisions, open entries.
 
-A D-number names one thing for ever. The table is seeded from
-``organized/registry/contradictions.md`` and from every earlier brief; a new
-number follows the highest ever seen (register rows and brief sightings, also
-of briefs written after the one being made, so a backfill never reuses one);
-an allocation is keyed by ``(thread, warning key)`` so a re-run of the same
-day takes no new number.
+The table is seeded from ``organized/registry/contradictions.md`` and from
+every brief; a new number follows the highest known as of the brief (the
+register as it stood at its window's end: a backfill numbers as that day
+would have, never after a later brief's numbers), skipping any number baton
+gave already, so baton never names two things by one number; an allocation
+is keyed by ``(thread, warning key)`` so a re-run of the same day takes no
+new number. Where the vault holds a slot's own brief of a day, that brief is
+the day's record: baton's run of that day is a draft beside it, and later
+days carry the vault's numbers, not the draft's.
 
 Everything "as of" uses the brief, never the clock: given the brief's moment
 (its window end, tz-aware), collisions, carried numbers and open entries use
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from rapidfuzz import fuzz
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy import text as sql_text
 
 from agents.scanner.briefs import BriefRecord, risk_of_mark
@@ -89,13 +92,14 @@ _VIEW: ContextVar[AsOf | None] = ContextVar("register_view", default=None)
 
 
 @contextmanager
-def register_view(moment: datetime, exclude: Collection[str] = ()) -> Iterator[AsOf]:
-    """Within the block, a bare date "as of" of ``moment``'s day means strictly before ``moment``, without ``exclude``.
+def register_view(moment: datetime, exclude: Collection[str] = (), superseded: Collection[str] = ()) -> Iterator[AsOf]:
+    """Within the block, a bare date "as of" of ``moment``'s day means strictly before ``moment``, without ``exclude``
+    and without baton's entries of the ``superseded`` threads (days whose slot brief the vault has).
 
     For callers that know only the brief's date (``run_checks``); the verifier node knows its moment
     (the window end) and the slot's own brief of the day.
     """
-    view = AsOf.of(moment, exclude)
+    view = AsOf.of(moment, exclude, superseded)
     token = _VIEW.set(view)
     try:
         yield view
@@ -107,7 +111,7 @@ def _as_of(as_of: date | datetime | None, exclude: Collection[str] = ()) -> AsOf
     """An explicit moment wins; a bare date of the active view's day means the view; else that date."""
     view = _VIEW.get()
     if view is not None and not isinstance(as_of, datetime) and as_of is not None and as_of.isoformat() == view.day:
-        return AsOf(view.day, view.moment, view.exclude | frozenset(exclude))
+        return AsOf(view.day, view.moment, view.exclude | frozenset(exclude), superseded=view.superseded)
     return AsOf.of(as_of, exclude)
 
 
@@ -121,7 +125,11 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
     briefs = sorted(briefs, key=lambda b: (b.day or date.min, moments.get(b.path, ""), b.path))
     added = 0
     with db.session() as session:
-        known = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
+        _serialised(session)  # two topics' runs seed the same rows at once: one seeds, the other then sees them
+        known: dict[int, RegisterEntryRow] = {}  # the vault's entry of each number (the register's, else a brief's)
+        for row in session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.origin != "baton")
+                                   .order_by(RegisterEntryRow.id)):
+            known.setdefault(row.number, row)
         sightings = {(s.number, s.source, s.role, s.text): s for s in session.scalars(select(RegisterSightingRow))}
 
         def sight(number: int, source: str, day: str | None, role: str, text: str, moment: str | None) -> None:
@@ -146,6 +154,8 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
                 known[entry.number] = row
                 added += 1
             row = known[entry.number]
+            if row.origin == "register":  # the file's grade, also in a store seeded when "中低" read as "低"
+                row.risk = risk_of_mark(entry.risk.split()[-1] if entry.risk else None)
             if row.origin == "register" and row.raised_at is None and entry.source in moments:
                 row.raised_at = moments[entry.source]  # the register row counts from its source brief's moment
             sight(entry.number, REGISTER_PATH, _iso(entry.raised), "raised", entry.text, moments.get(entry.source or ""))
@@ -206,10 +216,10 @@ def collisions(db: Database, as_of: date | datetime | None = None, exclude: Coll
     was the previous brief's to raise, so it is carried ("沿用") with the day it first showed, not new.
     """
     view = _as_of(as_of, exclude)
-    before = AsOf.of(since, view.exclude) if since is not None else None
+    before = AsOf.of(since, view.exclude, view.superseded) if since is not None else None
     warnings = []
     with db.session() as session:
-        rows = {row.number: row for row in session.scalars(select(RegisterEntryRow))}
+        rows = _vault_rows(session)
         for number, sightings in sorted(_raised_by_number(session, view).items()):
             items = _items(sightings, rows.get(number))
             if len(items) < 2:
@@ -271,51 +281,53 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
     return (best[0], best[1]) if best else None
 
 
-def _own_number(session, warning: BriefWarning, view: AsOf) -> RegisterEntryRow | None:  # type: ignore[no-untyped-def]
-    """The number the slot's own brief of the day gave this same item (that brief is the output being
-    written: for the same item the number is the person's), if its row is still that brief's."""
-    subject = (warning.subject or "").lower()
-    if not subject or not view.exclude:
-        return None
-    query = select(RegisterSightingRow).where(RegisterSightingRow.role == "raised",
-                                              RegisterSightingRow.source.in_(sorted(view.exclude)))
-    for sighting in session.scalars(query):
-        text = sighting.text.lower()
-        if subject in text or fuzz.partial_ratio(warning.text.lower(), text) >= 80:
-            row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == sighting.number))
-            if row is not None and row.origin == "brief" and row.thread is None and row.source == sighting.source:
-                return row
-    return None
+_ALLOCATION_LOCK = 0x6261746F6E44  # "batonD": the advisory lock that serialises register writes on PostgreSQL
 
 
-_ALLOCATION_LOCK = 0x6261746F6E44  # "batonD": the advisory lock that serialises new D-numbers on PostgreSQL
+def _serialised(session) -> None:  # type: ignore[no-untyped-def]
+    """Hold the register's lock for the rest of this transaction (PostgreSQL; SQLite writes one at a time)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ALLOCATION_LOCK})
+
+
+def _vault_rows(session) -> dict[int, RegisterEntryRow]:  # type: ignore[no-untyped-def]
+    """The vault's entry of each number (register file, else the first brief): what a number was written for."""
+    rows: dict[int, RegisterEntryRow] = {}
+    for row in session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.origin != "baton")
+                               .order_by(RegisterEntryRow.id)):
+        rows.setdefault(row.number, row)
+    return rows
+
+
+def _next_number(session, view: AsOf) -> int:  # type: ignore[no-untyped-def]
+    """The number after the highest known as of the brief (the register as it stood at the window's end,
+    never a later brief's, never the slot's own), skipping any baton has given already; except in its
+    drafts of earlier days the vault's own slot brief records (never the record: their numbers are free)."""
+    rows = list(session.scalars(select(RegisterEntryRow)))
+    known = [row.number for row in rows if view.raised(row)]
+    known += [s.number for s in session.scalars(select(RegisterSightingRow)) if view.sees(s.day, s.moment, s.source)]
+    ours = {row.number for row in rows if row.origin == "baton"
+            and not (row.thread in view.superseded and (row.raised or "") < (view.day or ""))}
+    number = max(known, default=0) + 1
+    while number in ours:
+        number += 1
+    return number
 
 
 def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | None, day: date,  # type: ignore[no-untyped-def]
               view: AsOf) -> int:
-    """A number for a new item: the one the day's own brief gave the same item, else one nobody used.
+    """A number for a new item: the next one as the register stood at the brief's moment.
 
-    The register as it stood at the window's end decides what is carried; a new number must still
-    never name two things, so it follows the highest number ever seen (later briefs included).
+    Not the slot's own brief's number for it: that brief is the output being written, never an input.
     """
-    fields = dict(text=warning.text, risk=warning.risk, kind=warning.kind, raised=day.isoformat(),
-                  raised_at=view.moment, source=carried_from, origin="baton", thread=thread, key=warning.key,
-                  subject=warning.subject, status="open", closed=None, closed_at=None, closed_from=None,
-                  evidence=None)
-    row = _own_number(session, warning, view)
-    if row is not None:
-        for name, value in fields.items():
-            setattr(row, name, value)
-        session.flush()
-        return row.number
-    if session.get_bind().dialect.name == "postgresql":
-        # Runs of several topics allocate at once: one allocation at a time, for this transaction.
-        session.execute(sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ALLOCATION_LOCK})
-    highest = max(session.scalar(select(func.max(RegisterEntryRow.number))) or 0,
-                  session.scalar(select(func.max(RegisterSightingRow.number))) or 0)
-    session.add(RegisterEntryRow(number=highest + 1, **fields))
+    _serialised(session)  # runs of several topics allocate at once: one allocation at a time
+    number = _next_number(session, view)
+    session.add(RegisterEntryRow(
+        number=number, text=warning.text, risk=warning.risk, kind=warning.kind, raised=day.isoformat(),
+        raised_at=view.moment, source=carried_from, origin="baton", thread=thread, key=warning.key,
+        subject=warning.subject, status="open"))
     session.flush()
-    return highest + 1
+    return number
 
 
 def assign_numbers(db: Database, thread: str, warnings: Sequence[BriefWarning], as_of: datetime | None = None,
@@ -365,7 +377,7 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
     match = _match_vault_item(session, warning, view)
     if match is not None:
         number, source = match
-        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
+        row = _vault_rows(session).get(number)
         canonical = row is not None and (row.source == source or source == REGISTER_PATH)
         if canonical and view.raised(row) and not view.closed(row):
             origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
@@ -380,13 +392,16 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
     return warning.model_copy(update={"register": f"D{_allocate(session, thread, warning, None, day, view)}"})
 
 
-def open_entries(db: Database, as_of: date | datetime, exclude: Collection[str] = ()) -> list[OpenEntry]:
+def open_entries(db: Database, as_of: date | datetime, exclude: Collection[str] = (),
+                 superseded: Collection[str] = ()) -> list[OpenEntry]:
     """Entries raised and not closed as of the brief, oldest number first.
 
     ``as_of``: the brief's moment (raised strictly before it, by no source in ``exclude``) or a date
     (raised on or before it).
     """
     view = _as_of(as_of, exclude)
+    if superseded:
+        view = AsOf(view.day, view.moment, view.exclude, view.inclusive, view.superseded | frozenset(superseded))
     found = []
     with db.session() as session:
         for row in session.scalars(select(RegisterEntryRow).order_by(RegisterEntryRow.number)):
@@ -424,7 +439,8 @@ def allocated_in(db: Database, thread: str) -> list[dict]:
 def close_entry(db: Database, number: int, day: date, evidence: str) -> None:
     """Close D``number`` on ``day`` with the evidence that settles it."""
     with db.session() as session:
-        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number))
+        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number)
+                             .order_by(RegisterEntryRow.id).limit(1))
         if row is None:
             raise StoreError(f"no register entry D{number} to close")
         row.status, row.closed, row.evidence = "closed", day.isoformat(), evidence

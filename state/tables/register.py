@@ -41,7 +41,7 @@ class RegisterEntryRow(Base):
     __table_args__ = (UniqueConstraint("thread", "key", name="uq_register_thread_key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    number: Mapped[int] = mapped_column(Integer, unique=True, index=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)  # not unique: see migration 0006
     text: Mapped[str] = mapped_column(Text, default="")
     risk: Mapped[str | None] = mapped_column(String(20), nullable=True)
     kind: Mapped[str | None] = mapped_column(String(40), nullable=True)
@@ -98,13 +98,16 @@ class AsOf:
     moment: str | None = None  # UTC moment (``utc_moment``); None: date-only
     exclude: frozenset[str] = frozenset()  # sources never seen (the slot's own brief)
     inclusive: bool = False  # things stamped exactly at the moment count (the slot's own brief at window end)
+    # baton threads whose day the vault's own brief of that slot records: that brief is the day's record,
+    # baton's run of it a draft beside it (its numbers are kept from reuse, not carried)
+    superseded: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, as_of: date | datetime | None, exclude: Collection[str] = ()) -> AsOf:
+    def of(cls, as_of: date | datetime | None, exclude: Collection[str] = (), superseded: Collection[str] = ()) -> AsOf:
         """Build from a date (on or before it), a tz-aware datetime (strictly before it) or None (everything)."""
         if isinstance(as_of, datetime):
-            return cls(as_of.date().isoformat(), utc_moment(as_of), frozenset(exclude))
-        return cls(as_of.isoformat() if as_of else None, None, frozenset(exclude))
+            return cls(as_of.date().isoformat(), utc_moment(as_of), frozenset(exclude), superseded=frozenset(superseded))
+        return cls(as_of.isoformat() if as_of else None, None, frozenset(exclude), superseded=frozenset(superseded))
 
     def sees(self, day: str | None, moment: str | None, source: str | None) -> bool:
         """Whether a thing dated ``day`` (at ``moment`` when known) from ``source`` was known by then."""
@@ -120,6 +123,8 @@ class AsOf:
 
     def raised(self, row: RegisterEntryRow) -> bool:
         """Whether the entry existed by then."""
+        if row.origin == "baton" and row.thread in self.superseded:
+            return False
         return self.sees(row.raised, row.raised_at, row.source if row.origin != "baton" else None)
 
     def closed(self, row: RegisterEntryRow) -> bool:
