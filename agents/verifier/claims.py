@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from agents.scanner.e1_format import is_brief_path
@@ -716,6 +716,13 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
     return written
 
 
+def _comparable(a: FigureClaim, b: FigureClaim, declared: Collection[str]) -> bool:
+    """The same stated set-up; for two figures a source lined up as a contradiction, no stated difference."""
+    if a.mention.source in declared and b.mention.source in declared:
+        return _not_disjoint(a, b)
+    return _same_conditions(a, b)
+
+
 def _declared_clash(mentions: Sequence[Mention], subject: str, metric: str) -> set[str]:
     """The sources with a line naming the entity and the metric that calls their figures a contradiction
     (their own figures of it are then compared as that source compared them)."""
@@ -753,14 +760,8 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
         # then only conditions stated different keep two figures apart.
         declared = _declared_clash(mentions, subject, metric)
-
-        def comparable(a: FigureClaim, b: FigureClaim) -> bool:
-            if a.mention.source in declared and b.mention.source in declared:
-                return _not_disjoint(a, b)
-            return _same_conditions(a, b)
-
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if _two_places(a, b) and _apart(a, b) and comparable(a, b) and not _author_parts(a, b)
+                 if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared) and not _author_parts(a, b)
                  and not _both_written(a, b, written)]
         if not clash:
             continue
