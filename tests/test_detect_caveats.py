@@ -227,3 +227,14 @@ def test_a_correction_is_raised_with_its_whole_line_and_at_least_medium_risk() -
     [warning] = check_caveats(extract_mentions("inbox/x/2026-09-28-n.md", text))
     assert warning.key.startswith("correction:") and warning.risk in ("中", "高")
     assert "来源更正" in warning.text and "条件 H100 FP8" in warning.text
+
+
+def test_a_flagged_heading_is_quoted_with_the_lines_under_it() -> None:
+    body = ("## 线索4 Quokka × Lumen-9：滑窗 snapshot 陷阱 ⚠⚠⚬\n"
+            "- 来源：一篇事后复盘，单一来源\n"
+            "- 45 层里 34 层是滑窗注意力，一个超长 prompt 生成 51 个 snapshot\n"
+            "- 结论：prefix caching 收益可能远低于预期\n"
+            "- 第四行不引\n")
+    [warning] = check_caveats(extract_mentions("inbox/mei/2026-10-02-notes.md", body))
+    assert "滑窗 snapshot 陷阱" in warning.text and "34 层是滑窗注意力" in warning.text
+    assert "第四行不引" not in warning.text and warning.risk == "中"

@@ -118,3 +118,16 @@ def test_structure_is_neutralised(hostile: str, expected: str) -> None:
 
 def test_a_cell_keeps_its_pipes_as_full_width() -> None:
     assert markdown_cell("a | b\nc") == "a ｜ b c"
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    ("https://gradientflow.com/feed：正文无主轴关键词", "<https://gradientflow.com/feed>：正文无主轴关键词"),
+    ("见 https://example.org/paper/v1（2026-07 的论文）", "见 <https://example.org/paper/v1>（2026-07 的论文）"),
+    ("https://example.org/a。", "<https://example.org/a>。"),
+    # Followed by a space, an ASCII bracket or the end: every renderer already ends the link there.
+    ("https://example.org/a 之后", "https://example.org/a 之后"),
+    ("[原文](https://example.org/a)", "[原文](https://example.org/a)"),
+    ("(https://example.org/a)", "(https://example.org/a)"),
+])
+def test_a_bare_url_run_into_chinese_text_ends_where_the_url_does(value: str, written: str) -> None:
+    assert markdown_text(value) == written

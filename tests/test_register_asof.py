@@ -11,6 +11,7 @@ from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import text
 
 from agents.scanner.briefs import list_briefs, parse_brief_text
@@ -272,3 +273,24 @@ def test_a_collision_is_raised_once_then_carried(tmp_path: Path) -> None:
     [again] = _d195(collisions(db, _at(29, 22, 20), exclude=["inbox/tom/2026-09-29-inference-e1prep.md"],
                                since=INFERENCE_0928))
     assert again.carried_from and B in again.carried_from
+
+
+def _caveat(subject: str, said: str) -> BriefWarning:
+    return BriefWarning(id="", kind="caveat", text=f"{subject}：来源作者自注存疑——inbox/jay/n.md L4：「{said}」。",
+                        risk="低", subject=subject, key=f"caveat:{subject.lower()}:来源标注可信度打折")
+
+
+@pytest.mark.parametrize(("said", "carried"), [
+    ("备注：Corvid 0.12.0 版本很老，绝对数字别直接搬 ⚠⚬⚬", True),   # names and version of D230
+    ("the absolute numbers come from Corvid 0.12.0, too old to reuse", True),
+    ("Corvid 的数字只作定性参考", False),                          # one shared name, no figure: not sure
+    ("Quokka 0.12.0 上的吞吐未复现", False),                        # the version alone, another product
+])
+def test_a_caveat_restating_an_open_entry_carries_its_number(tmp_path: Path, said: str, carried: bool) -> None:
+    brief = parse_brief_text("inbox/spark/2026-09-29-llm-infra-e1prep.md",
+                             "三、矛盾/待核\nD230：Pareto Atlas 基于 Corvid 0.12.0，绝对数字不可迁移到 v0.30.x（⚠⚬⚬）",
+                             date(2026, 9, 29), "spark", "llm-infra-e1prep", _at(29, 18, 40))
+    db = _db(tmp_path)
+    seed_register(db, [], [*_briefs(), brief])
+    [numbered] = assign_numbers(db, "inference:2026-09-29", [_caveat("2609.17863", said)], as_of=_at(29, 22, 20))
+    assert (numbered.register == "D230") is carried

@@ -27,6 +27,9 @@ _BLOCK_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|>|\||`{3,}|~{3,}|=+(?=\s*$)|[-
 # A table's delimiter row (``|---|:--:|``): with it, the line above would become a table header.
 _DELIMITER_ROW = re.compile(r"^[\s|:]*-[\s|:\-]*$")
 _ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")
+# A bare URL run into non-ASCII text ("https://x.org/a：正文…"): GFM's autolink would take "：正文…" into the
+# link. Written as an autolink ``<https://x.org/a>``, it ends where the URL does.
+_BARE_URL = re.compile(r"(?<![<(\w])(https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'*+,;=%]+?)(?=[^\x00-\x7f])")
 
 
 def markdown_text(value: object) -> object:
@@ -37,7 +40,8 @@ def markdown_text(value: object) -> object:
     pipes of a value that reads as a table's delimiter row (a ``|`` inside a
     line is text: no table can form without that row); a ``<`` that
     would open a tag becomes ``&lt;``; ``javascript:``/``vbscript:``/``data:``
-    schemes are dropped; leading blanks go (four would start a code block).
+    schemes are dropped; leading blanks go (four would start a code block); a bare URL followed by
+    non-ASCII text becomes an autolink ``<…>`` so that no renderer takes the next words into it.
     """
     if not isinstance(value, str):
         return value
@@ -50,7 +54,8 @@ def markdown_text(value: object) -> object:
     if text[:1].isspace():
         text = text.lstrip()
     text = _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
-    return _ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
+    text = _ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
+    return _BARE_URL.sub(lambda m: f"<{m.group(1)}>", text)
 
 
 def markdown_cell(value: str) -> str:

@@ -19,7 +19,7 @@ __all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOUR
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 3
+MENTIONS_FORMAT = 4
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -207,6 +207,19 @@ def extract_source_mentions(source: str, text: str, first_line: int = 1,
                    f"其后内容未检索")
 
 
+def _with_body(heading: str, lines: list[str], index: int, size: int = 3) -> str:
+    """A flagged heading and the first ``size`` lines of its section, as one quote."""
+    body = []
+    for line in lines[index:]:
+        if line.lstrip().startswith("#"):
+            break
+        if line.strip() and not is_rule_row(line):
+            body.append(line.strip().lstrip("-*• ").strip())
+        if len(body) == size:
+            break
+    return "：".join([heading.rstrip("：: "), "；".join(body)]) if body else heading
+
+
 def extract_mentions(source: str, text: str, first_line: int = 1) -> list[Mention]:
     """Extract the mentions of ``text`` line by line, at most ``MAX_MENTIONS_PER_SOURCE`` (see above)."""
     return extract_source_mentions(source, text, first_line)[0]
@@ -219,7 +232,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
     header: list[str] = []
     previous = ""
     heading, to_verify = "", False
-    for index, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    for index, line in enumerate(lines, start=1):
         if not line.strip():
             previous = line
             continue
@@ -301,8 +315,11 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                         or match.group("what_p")},
             ))
         for caveat in find_caveats(line):
-            # A caveat in a table row is quoted as the row said in words, its columns named.
+            # A caveat in a table row is quoted as the row said in words, its columns named; a heading the
+            # scout flags is quoted with the first lines under it (what the flag is about).
             claim = row_sentence(row_cells(line), header) if table_row and header else caveat.claim
+            if line.lstrip().startswith("#"):
+                claim = _with_body(claim, lines, index)
             mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],
                                     line=index, context=claim[:300],
                                     detail={"heading": heading[:200], "marks": caveat.marks}))

@@ -115,7 +115,8 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
                    default="低")
         sources = sorted({m.source for m in found})
-        limit = 220 if key.startswith("correction:") else 100  # a correction is read whole: what was wrong, what is right
+        # A correction is read whole (what was wrong, what is right); so is a flagged heading with its lines.
+        limit = 220 if key.startswith("correction:") or all(m.value == "来源标注风险" for m in found) else 100
         where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, limit)}」" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
         action = "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论"

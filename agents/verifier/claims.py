@@ -557,8 +557,10 @@ def _scheme_pairs(versions: dict[str, list[VersionClaim]], window: set[str]) -> 
 
 
 def _where(claims: Sequence[VersionClaim], window: set[str]) -> str:
-    """The source to name for a version: a window note when one states it."""
-    return min(claims, key=lambda c: c.mention.source not in window).mention.source
+    """The source to name for a version: a first-hand window note when one states it (a brief relays),
+    else a window source, else any; the earliest in path order among equals."""
+    return min(claims, key=lambda c: (is_brief_path(c.mention.source), c.mention.source not in window,
+                                      c.mention.source)).mention.source
 
 
 def _successive_releases(distinct: Sequence[str], current: Sequence[VersionClaim],

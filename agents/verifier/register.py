@@ -259,7 +259,36 @@ _KIND_CUES = {
 }
 
 
+# Names and figures a reader looks up: "vLLM", "0.12.0", "2609.17863", "H100", "KVarN".
+_TOKEN = re.compile(r"\d+(?:\.\d+)+|[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\w.-]*|[A-Za-z][A-Za-z-]{2,}")
+_COMMON = frozenset({"the", "and", "for", "with", "not", "arxiv", "http", "https", "inbox", "organized"})
+
+
+def _tokens(text: str) -> set[str]:
+    text = re.sub(r"(?:inbox|organized)/\S+?\.md", " ", text)
+    return {t.lower().rstrip(".") for t in _TOKEN.findall(text)} - _COMMON
+
+
+def _match_caveat(session, warning: BriefWarning, view: AsOf) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
+    """The open entry a scout's caveat restates: its paper, or two names and figures of its quoted words
+    (one a figure or version) in the entry's text, more than in any other entry."""
+    said = warning.text.split("——", 1)[-1]
+    mine = _tokens(said) | ({(warning.subject or "").lower()} if warning.subject else set())
+    scored = []
+    for number, sightings in _raised_by_number(session, view).items():
+        for sighting in sightings:
+            shared = mine & _tokens(sighting.text)
+            if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared):
+                scored.append((len(shared), number, sighting.source))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1] != scored[0][1]):
+        return None  # none, or two entries equally close: not sure which one it restates
+    return scored[0][1], scored[0][2]
+
+
 def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
+    if warning.kind == "caveat":
+        return _match_caveat(session, warning, view)
     subject, terms = _terms(warning)
     cues = _KIND_CUES.get(warning.kind, ())
     if not subject:
