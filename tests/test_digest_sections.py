@@ -129,3 +129,49 @@ def test_a_correction_of_nothing_this_topic_holds_is_set_aside_with_its_reason(t
     brief = _brief(root)
     assert not _warned(brief, "来源更正")
     assert any("来源更正" in x["text"] and x["reason"] for x in brief.set_aside)
+
+
+ENTRIES = """# jay · 源码导读
+
+{lead}
+
+## 一、引擎源码（3）
+
+1. **Rowan 调度器主循环**（#5001）⭐⭐⭐⭐
+   - prefill 与 decode 统一按 token budget 排，长 prompt 切块和 decode 混批
+2. **Quokka KV cache 块哈希**（#5002）⭐⭐⭐⭐
+   - prefix caching 的块哈希 = 父块哈希 + 本块 token；命中后 ref count +1
+   - 请求结束后块进 free queue 尾部，只是可被复用
+3. **酸面包发酵**（#5003）⭐⭐
+   - 温度和时间的对照表，与工作无关
+"""
+
+
+@pytest.mark.parametrize("lead", [
+    "都是读代码笔记型，价值在于给新人当导航。",
+    "Code-reading notes for newcomers; pointers only.",
+])
+def test_rated_list_entries_are_sections_of_the_digest(tmp_path: Path, lead: str) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1600-jay-code-reading.md"
+    (root / path).write_text(ENTRIES.format(lead=lead), encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    titles = {row["title"]: name for where in placed.values() for name, row in where}
+    # Every rated entry is somewhere, a one-line entry too; the off-topic one is excluded on its own.
+    assert any("Rowan" in t for t in titles) and any("Quokka" in t for t in titles)
+    assert next(name for t, name in titles.items() if "酸面包" in t) == "excluded"
+    assert all("**" not in t for t in titles)
+
+
+@pytest.mark.parametrize("lead", [
+    "都是读代码笔记型，没有新数据；价值在于给新人当导航。",
+    "Code-reading notes; no new data, only pointers into the source.",
+])
+def test_a_note_that_says_it_has_no_new_data_is_no_increment(tmp_path: Path, lead: str) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1600-jay-code-reading.md"
+    (root / path).write_text(ENTRIES.format(lead=lead), encoding="utf-8")
+    brief = _brief(root)
+    assert not [i for i in brief.increments if i.key == f"note:{path}"]
+    [row] = [r for r in brief.below_cut if r["key"] == f"note:{path}"]
+    assert "新意有限" in row["reason"] and lead[:8] in row["reason"]

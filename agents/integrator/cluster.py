@@ -25,6 +25,7 @@ from rapidfuzz import fuzz
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path
+from agents.scanner.marks import NO_NEW_DATA
 from agents.verifier.names import name_words
 from state.models import BriefWarning, Mention
 
@@ -117,11 +118,17 @@ def _named_keys(text: str) -> list[str]:
     return [f"pr:{m.group(1).lower()}#{m.group(2)}" for m in PR_REF.finditer(text)]
 
 
+# A list entry the scout rates as an entry of its own ("1. **V1 EngineCore 主循环**（#165012238）⭐⭐⭐⭐"): a
+# top-level item, bold-named, with two stars or more; its indented lines discuss it.
+_RATED_ENTRY = re.compile(r"^(?:\d{1,3}[.)、]|[-*•])\s+\*\*[^*\n]{2,80}\*\*.*(?:⭐|★){2,}")
+
+
 def passages_of(path: str, text: str, first_line: int = 1) -> list[Passage]:
-    """Split one source into passages at headings and ``增量 N：`` lines (numbered from ``first_line``)."""
+    """Split one source into passages at headings, ``增量 N：`` lines and rated list entries (numbered from
+    ``first_line``)."""
     passages: list[Passage] = [Passage(path, 0, 0, "")]
     for number, line in enumerate(text.split("\n"), start=first_line):
-        if _HEADING.match(line):
+        if _HEADING.match(line) or _RATED_ENTRY.match(line):
             passages.append(Passage(path, number, number, line.strip()))
         else:
             passages[-1].lines.append((number, line))
@@ -385,7 +392,8 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     for passage in _with_subsections(source_passages):
         if not passage.heading or passage.subject or not _STAR_MARK.search(passage.heading):
             continue
-        if sum(1 for _, line in passage.lines if line.strip()) < 2:
+        # A rated list entry may say its piece in one line under it; a rated heading, in two.
+        if sum(1 for _, line in passage.lines if line.strip()) < (1 if _RATED_ENTRY.match(passage.heading) else 2):
             continue
         own.append(passage)
     if not own:
@@ -404,6 +412,13 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     sites = sorted({m.lower() for p in own for m in _SITE.findall(p.heading)})
     names = ([slug.lower()] if len(slug) >= 8 else []) + sites
     remarks = [line.strip() for line in text.split("\n") if NOTHING_FOR.search(line)]
+    # What the note says of itself before its first section ("没有新数据；价值在于…导航") holds for its digest.
+    lead = []
+    for passage in source_passages:
+        if passage.heading and not _H1.match(passage.heading):
+            break
+        lead.extend(passage.lines)
+    remarks += [line.strip() for _, line in lead if NO_NEW_DATA.search(line)]
     return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names, remarks=remarks,
                  sources=[source], figures=figures, passages=own, title=title)]
 

@@ -204,7 +204,7 @@ def compare_briefs(ours: Brief, theirs_text: str) -> CompareResult:
 
     matched_ours, matched_theirs, disagreements = set(), set(), []
     for index, inc in enumerate(ours.increments):
-        ids, urls = set(inc.arxiv), set(inc.urls)
+        ids, urls = set(inc.arxiv), {normalize_url(u) for u in inc.urls}
         for j, block in enumerate(theirs.increments):
             if j not in matched_theirs and same(ids, urls, block, set(inc.sources)):
                 matched_ours.add(index)

@@ -525,6 +525,11 @@ def integrate(
                               "status": judgement.status, "reason": reason})
     words = _model_words(writer, chosen, details, scan, doc)
     increments = []
+    # A link as its source wrote it ("www." and all); the canonical form only matches pages across sources.
+    written: dict[str, str] = {}
+    for mention in scan.mentions:
+        if mention.kind == "url":
+            written.setdefault(mention.value, str(mention.detail.get("raw") or mention.raw).rstrip("/"))
     for rank, (item, judgement, fit, _rank) in enumerate(chosen, start=1):
         _, on_item, match, title = details[item.key]
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
@@ -539,7 +544,8 @@ def integrate(
             relation_text(item, judgement, match, scan, doc))
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
-            arxiv=item.arxiv, urls=item.urls, sources=item.sources, work_queue=item.queue_flag,
+            arxiv=item.arxiv, urls=[written.get(u, u) for u in item.urls], sources=item.sources,
+            work_queue=item.queue_flag,
             paper_card=item.card.card if item.card is not None else (
                 item.queue_card or (item.vault_card[0] if item.vault_card else None)),
             points=points, argument=argument, credibility=credibility.score,

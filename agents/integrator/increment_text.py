@@ -60,7 +60,7 @@ def _cut(text: str, limit: int = _POINT_CHARS) -> str:
 
 
 def tidy_title(text: str) -> str:
-    title = text
+    title = re.sub(r"\*\*|__", "", text)  # bold marks of a rated list entry
     for _ in range(3):  # a heading mark, then an outline number, then a status mark: each exposes the next
         stripped = re.sub(r"\s+", " ", _STRIP_TITLE.sub(" ", title)).strip()
         if stripped == title:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from agents.integrator.cluster import NOTHING_FOR, Item
-from agents.scanner.marks import Mark, placement_topic, read_marks
+from agents.scanner.marks import NO_NEW_DATA, Mark, placement_topic, read_marks
 
 __all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
 
@@ -131,7 +131,7 @@ def _quote(text: str, limit: int = 60) -> str:
 
 
 def _where(path: str, mark: Mark) -> str:
-    return f"{path} L{mark.line}"
+    return f"{path} L{mark.line}" if mark.line else path
 
 
 def _says_nothing_for(remark: str, names: Collection[str]) -> bool:
@@ -235,6 +235,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 forwarded = forwarded or (path, mark)
     status = next(((path, mark) for kind in ("discard", "carried", "anchored", "minor") for path, mark in marks
                    if mark.kind == kind and path not in other_briefs), None)
+    if status is None and item.key.startswith("note:"):
+        # A note that says of itself it holds no new data ("读代码笔记型，没有新数据"): so does its digest.
+        status = next(((item.sources[0], Mark("minor", "", 0, remark)) for remark in item.remarks
+                       if NO_NEW_DATA.search(remark)), None)
     status_mark = status[1].kind if status else None
     label = {"discard": "丢弃", "carried": "沿用", "anchored": "已锚入", "minor": "新意有限"}
     evidence = f"来源标注{label[status[1].kind]}：「{_quote(status[1].text)}」（{_where(*status)}）" if status else ""

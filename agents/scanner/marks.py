@@ -44,6 +44,10 @@ _NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:�
 # The scout finds little new in it, though nothing anchored: "综述类，新意一般", "结论没什么意外", "incremental at best".
 _MINOR = re.compile(r"新意(?:一般|不大|有限|不多|很少)|没(?:什么|啥)新意|无新意|结论没(?:什么|啥)意外|"
                     r"\b(?:little|nothing) novel\b|\bincremental at best\b|\blow novelty\b", re.IGNORECASE)
+# A note that says of itself, before its sections, that it brings no new data: a reading guide, not a
+# result ("都是读代码笔记型，没有新数据"). Said of the note, not of the papers a line names.
+NO_NEW_DATA = re.compile(r"(?:没有|没|无|并无)(?:什么)?新(?:的)?(?:数据|数字|实测|测试结果)|"
+                         r"\bno new (?:data|numbers|measurements|benchmarks?)\b", re.IGNORECASE)
 # The scout finds the item agrees with what is anchored: "数字沿用 15:05", "和我们 9-27 决策树基本一致",
 # "matches what the living doc already says". Anchored, not NET-new (new figures still make it an integration).
 _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)(?:我们|活文档|已锚|之前|上周|\d{1,2}-\d{1,2})[^，。；;\n]{0,16}?"

@@ -15,6 +15,8 @@ from agents.scanner.arxiv_ids import find_arxiv_refs
 __all__ = ["find_urls", "normalize_url"]
 
 # Stops at whitespace, CJK punctuation and the brackets notes wrap links in.
+# What follows a URL pattern's known part: "<作者>", "<id>", "{slug}" (not an HTML tag such as "<br>").
+_PLACEHOLDER = re.compile(r"<[^\x00-\x7f]|<(?:id|name|user|author|num|number|slug|org|repo)>|\{", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'`，。；、（）()【】「」\[\]|]+", re.IGNORECASE)
 _TRACKING = re.compile(r"^(utm_\w+|ref|ref_src|source|spm|fbclid|gclid|from|share_token|si)$", re.IGNORECASE)
 
@@ -24,6 +26,8 @@ def find_urls(text: str) -> list[tuple[str, int, int]]:
     found = []
     for match in _URL.finditer(text):
         url = match.group(0).rstrip(".,;:!?*_~")
+        if _PLACEHOLDER.match(text, match.end()) or "{" in url:
+            continue  # a pattern, not a page: "https://blog.csdn.net/<作者>/article/details/<号>"
         found.append((url, match.start(), match.start() + len(url)))
     return found
 

@@ -1,0 +1,24 @@
+"""URLs as notes write them: pages, and patterns that are no page."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.scanner.urls import find_urls, normalize_url
+
+
+@pytest.mark.parametrize(("text", "urls"), [
+    ("见 https://example.org/blog/kv-cache-wins。", ["https://example.org/blog/kv-cache-wins"]),
+    ("两篇：https://a.example/x 和 https://b.example/y", ["https://a.example/x", "https://b.example/y"]),
+    ("原文 https://example.org/post<br>下一行", ["https://example.org/post"]),  # an HTML tag ends the URL
+    # Patterns, not pages: a placeholder where the article's own part would be.
+    ("URL 统一格式 https://blog.example.net/<作者>/article/details/<号>（按号搜）", []),
+    ("repos follow https://github.com/<org>/<repo>", []),
+    ("feeds at https://example.org/{slug}/rss", []),
+])
+def test_pages_are_found_and_patterns_are_not(text: str, urls: list[str]) -> None:
+    assert [url for url, _, _ in find_urls(text)] == urls
+
+
+def test_one_page_written_two_ways_is_one_key() -> None:
+    assert normalize_url("https://www.Example.org/a/?utm_source=x") == normalize_url("https://example.org/a")
