@@ -175,3 +175,27 @@ def test_a_note_that_says_it_has_no_new_data_is_no_increment(tmp_path: Path, lea
     assert not [i for i in brief.increments if i.key == f"note:{path}"]
     [row] = [r for r in brief.below_cut if r["key"] == f"note:{path}"]
     assert "新意有限" in row["reason"] and lead[:8] in row["reason"]
+
+
+PAPER = """# jay · 论文
+
+## Quokka-KV arXiv:2701.04242 ⭐⭐⭐⭐
+- 问题：多轮 agent 的 prefill 在每轮重算共享前缀，TTFT 随轮数线性增长
+- 方案：把共享前缀的 KV cache 按轮次版本化，只重算 delta
+- 数字：vLLM 上 TTFT p50 -41%（H100，8 并发）
+{judgement}
+"""
+
+
+@pytest.mark.parametrize(("judgement", "said"), [
+    ("- 对我们：agent 负载的 prefix caching 直接受益，值得进 §3", "来源判断：「agent 负载的 prefix caching 直接受益"),
+    ("- Takeaway: round-level KV reuse beats per-request reuse for agents", "来源判断：「round-level KV reuse"),
+    ("", "来源概述：问题「多轮 agent 的 prefill"),  # no judgement line: the problem and the approach
+])
+def test_the_core_argument_is_the_scouts_own_judgement_not_a_template(tmp_path: Path, judgement: str,
+                                                                      said: str) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1500-jay-papers.md").write_text(PAPER.format(judgement=judgement), encoding="utf-8")
+    [increment] = [i for i in _brief(root).increments if "2701.04242" in i.arxiv]
+    assert increment.argument.startswith(said), increment.argument
+    assert "inbox/jay/2026-09-29T1500-jay-papers.md L" in increment.argument

@@ -261,9 +261,47 @@ def _version(version: str | None) -> str:
     return f"v{version}" if version and version[0].isdigit() else (version or "?")
 
 
+# The scout's own judgement of an item, on a line of its own: "价值：…", "对我们：…", "我的看法：…", "Takeaway: …".
+_LABELLED = r"^\s*(?:[-*•>]\s*)?(?:\*\*)?(?:{labels})(?:\*\*)?\s*[：:]\s*(?P<said>\S.{{5,}})"
+_JUDGEMENT = re.compile(_LABELLED.format(labels="价值|对我们|意义|结论|核心(?:观点|结论)?|我的看法|看法|判断|论点|主张|工程价值|"
+                                               "takeaway|why it matters|so what|implications?|claim|verdict"),
+                        re.IGNORECASE)
+# Else the scout's summary of the paper: the problem it takes and what it does ("问题：…", "方案：…").
+_PROBLEM = re.compile(_LABELLED.format(labels="问题|痛点|problem|motivation"), re.IGNORECASE)
+_APPROACH = re.compile(_LABELLED.format(labels="方案|做法|方法|思路|做什么|approach|method|idea"), re.IGNORECASE)
+
+
+def _labelled_lines(item: Item) -> list[tuple[str, int, str]]:
+    lines = [(p.path, number, line) for p in item.passages for number, line in p.lines]
+    return lines + [(m.source, m.line, m.context or "") for m in item.anchors]
+
+
+def scout_judgement(item: Item) -> str | None:
+    """Where a scout says why the item matters, quoted with where it stands; else its problem and
+    approach as the scout summarised them; None when the sources say neither."""
+    lines = _labelled_lines(item)
+    for path, number, line in lines:
+        match = _JUDGEMENT.match(line)
+        if match:
+            return f"来源判断：「{_cut(match.group('said').strip(), 120)}」（{path} L{number}）"
+    problem = next(((p, n, m.group("said")) for p, n, line in lines if (m := _PROBLEM.match(line))), None)
+    approach = next(((p, n, m.group("said")) for p, n, line in lines if (m := _APPROACH.match(line))), None)
+    if problem and approach:
+        return (f"来源概述：问题「{_cut(problem[2].strip(), 70)}」，做法「{_cut(approach[2].strip(), 70)}」"
+                f"（{problem[0]} L{problem[1]}–{approach[1]}）")
+    return None
+
+
 def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None = None) -> str:
     """Why the item matters against the living document; ``late``: what to say when the paper is older
-    than its card (new to the vault, not a new paper): its month, or the warning that says so."""
+    than its card (new to the vault, not a new paper): its month, or the warning that says so. The
+    scout's own judgement of it, where a source gives one, leads."""
+    said = scout_judgement(item)
+    lead = f"{said}。" if said else ""
+    return lead + _status_argument(item, title, judgement, doc, late)
+
+
+def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None) -> str:
     witnesses = witness_notes(item)
     others = [p for p in item.note_sources if p not in witnesses]
     relays = [p for p in others if is_brief_path(p) or is_coordination_path(p)]
