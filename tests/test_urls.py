@@ -1,9 +1,10 @@
-"""URLs as notes write them: pages, and patterns that are no page."""
+"""URLs and keywords as notes write them: pages and patterns that are no page, keywords in their forms."""
 
 from __future__ import annotations
 
 import pytest
 
+from agents.scanner.relevance import keyword_hits
 from agents.scanner.urls import find_urls, normalize_url
 
 
@@ -22,3 +23,17 @@ def test_pages_are_found_and_patterns_are_not(text: str, urls: list[str]) -> Non
 
 def test_one_page_written_two_ways_is_one_key() -> None:
     assert normalize_url("https://www.Example.org/a/?utm_source=x") == normalize_url("https://example.org/a")
+
+
+@pytest.mark.parametrize(("text", "keywords", "hits"), [
+    ("the Scheduler splits prefill into chunks", ["scheduling", "prefill"], ["scheduling", "prefill"]),
+    ("weights quantized to 4 bits", ["quantization"], ["quantization"]),
+    ("KV 池按 DynamicCache 注入", ["KV cache"], ["kv cache"]),
+    ("多卡调度器", ["调度"], ["调度"]),
+    # Near misses: a short word is matched as written; a stem needs a word start.
+    ("the served model", ["serving"], []),
+    ("reschedule the meeting", ["scheduling"], []),
+    ("GPUs", ["HBM"], []),
+])
+def test_keywords_match_their_forms_not_their_fragments(text: str, keywords: list[str], hits: list[str]) -> None:
+    assert keyword_hits(text, keywords) == hits

@@ -179,6 +179,8 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     rows = _table_rows(item)
 
     def add(text: str, path: str, line: int) -> None:
+        if text.lstrip().startswith("#"):
+            return  # a heading names the item (its title), it is no point of it
         cleaned = _clean(text)
         if len(_ONLY_REFS.sub("", cleaned)) < 6 or _LINK_LABELS.match(cleaned.strip()) or cleaned in seen \
                 or cleaned.endswith(("：", ":")):  # a lead-in to the lines under it says nothing itself

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import NO_NEW_DATA, Mark, placement_topic, read_marks
+from agents.scanner.relevance import keyword_hits
 
 __all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
 
@@ -119,8 +120,7 @@ def item_marks(item: Item) -> list[tuple[str, Mark]]:
 
 def _relevance(text: str, rules: ScopeRules) -> tuple[int, list[str]]:
     lowered = text.lower()
-    # A keyword of several words matches when each word is there ("KV cache" in "KV 池 … DynamicCache").
-    hits = [k for k in dict.fromkeys(k.lower() for k in rules.keywords) if all(w in lowered for w in k.split())]
+    hits = keyword_hits(text, rules.keywords)
     extra = [t for t in rules.section_terms if t.lower() in lowered and not any(t.lower() in h for h in hits)]
     return min(5, len(hits) + min(len(extra), 2)), hits + extra
 
