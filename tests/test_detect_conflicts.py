@@ -49,6 +49,10 @@ def _mentions(*notes: str):  # type: ignore[no-untyped-def]
       "\n\n- these Corvid TTFT figures are inconsistent ⚠⚬⚬",), {"Corvid ttft"}),
     (("| 来源 | Corvid TTFT | 条件 |\n|---|---|---|\n| Lumen | 85ms | A100 |\n| benchhub | 40ms | H100 |"
       "\n\n### Corvid TTFT 两源矛盾",), set()),  # stated different hardware: the contradiction is the scout's guess
+    # The section's "条件：…" / "Setup:" line is the set-up of the figures under it, not beyond its section.
+    (("## A\n- 条件：单卡 H100 · BF16\n- QuillServe TTFT 120ms", "QuillServe TTFT 300ms（H100，BF16）"), {"QuillServe ttft"}),
+    (("## A\n- Setup: A100, BF16\n- QuillServe TTFT 120ms", "QuillServe TTFT 300ms (H100, BF16)"), set()),
+    (("## A\n- 条件：H100\n\n## B\n- QuillServe TTFT 120ms", "QuillServe TTFT 300ms（H100）"), set()),
     # Near misses: one states a condition the other leaves open: two benchmarks, not one figure twice.
     (("QuillServe TTFT 120ms（H100，多轮 agent）", "QuillServe TTFT 300ms（H100）"), set()),
     (("Corvid TTFT 90ms with FP8", "Corvid TTFT 200ms"), set()),

@@ -19,7 +19,7 @@ __all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOUR
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 4
+MENTIONS_FORMAT = 5
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -84,6 +84,9 @@ _PROMISE = re.compile(
     re.IGNORECASE,
 )
 # The author says the figures on this line are not to be compared ("不是一回事，不能合并").
+# A line stating the set-up of a section's measurements: "- 条件：单卡 H100 80GB · BF16 · 并发 32", "Setup: …".
+_SETUP_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?(?:条件|测试条件|实验条件|环境|测试环境|配置|setup|conditions?|"
+                         r"environment|testbed|hardware)(?:\*\*)?\s*[：:]", re.IGNORECASE)
 _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
 _SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
 
@@ -232,6 +235,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
     header: list[str] = []
     previous = ""
     heading, to_verify = "", False
+    setup = ""  # the section's "条件：…" line: the set-up its figures were measured under
     lines = text.split("\n")
     for index, line in enumerate(lines, start=1):
         if not line.strip():
@@ -240,6 +244,9 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
         if line.lstrip().startswith("#"):
             heading = line.strip().lstrip("#").strip()
             to_verify = bool(LIST_HEADING.match(line))
+            setup = ""
+        elif _SETUP_LINE.match(line):
+            setup = line.strip()[:200]
         elif to_verify and re.match(r"^\s*(?:[-*•]|\d+[.)、])\s+\S", line) and not find_caveats(line):
             # An item of a "待核清单" is a claim to verify though it says so only in the heading.
             mentions.append(Mention(source=source, kind="caveat", value="待核实", raw=line.strip()[:300], line=index,
@@ -293,6 +300,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 detail["table"] = {"row": cells, "column": column,
                                    "header": header[column] if 0 <= column < len(header) else "",
                                    "first_header": header[0] if header else "", "headers": list(header)}
+            if setup and not table_row:
+                detail["setup"] = setup
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence, detail={**detail, "apart": apart},

@@ -343,6 +343,9 @@ def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int
     for kind, values in conditions_of(context, own).items():
         if kind not in found and len(values) == 1:
             found[kind] = values
+    # The section's "条件：…" line holds for its figures where the figure's own words leave a kind open.
+    for kind, values in conditions_of(str(mention.detail.get("setup") or ""), own).items():
+        found.setdefault(kind, values)
     scope = _scope(context[start:end + (len(tail.group(0)) if tail else 0)])
     if scope:
         found["scope"] = scope

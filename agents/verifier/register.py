@@ -26,7 +26,7 @@ import time
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from rapidfuzz import fuzz
@@ -244,7 +244,8 @@ def _terms(warning: BriefWarning) -> tuple[str, list[str]]:
     parts = (warning.key or "").split(":", 1)[-1]
     subject = warning.subject or ""
     terms = [t for t in re.split(r"[:,|\s]+", parts) if len(t) > 1 and t.lower() != subject.lower()
-             and t not in ("current", "scheme", "name", "id", "card", "ms")]
+             and t not in ("current", "scheme", "name", "id", "card", "ms")
+             and not re.fullmatch(r"\d{4}-\d{2}(?:-\d{2})?", t)]  # a promise's due day is ours, not its words
     return subject, terms
 
 
@@ -296,7 +297,7 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
     best: tuple[int, str, int, str] | None = None
     for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
-            text = sighting.text.lower()
+            text = re.sub(r"[-_]", " ", sighting.text.lower())  # "agent-managed KV-Cache" holds "agent managed kv cache"
             if subject.lower() not in text:
                 continue
             hits = sum(1 for term in terms if term.lower() in text)
@@ -397,9 +398,14 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
             return warning.model_copy(update={"register": f"D{own.number}",
                                               "renumbered_from": own.source.removesuffix(_RENUMBERED)})
         return warning.model_copy(update={"register": f"D{own.number}", "carried_from": own.source})
+    # A number baton gave because the vault's own was taken stays the item's, also where the vault's
+    # brief of that day is the record: that brief has no usable number for it.
+    unshadowed = replace(view, superseded=frozenset())
     earlier = next((row for row in session.scalars(select(RegisterEntryRow).where(
         RegisterEntryRow.key == warning.key, RegisterEntryRow.raised < day.isoformat(),
-    ).order_by(RegisterEntryRow.raised.desc())) if view.raised(row) and not view.closed(row)), None)
+    ).order_by(RegisterEntryRow.raised.desc()))
+        if (view.raised(row) or ((row.source or "").endswith(_RENUMBERED) and unshadowed.raised(row)))
+        and not view.closed(row)), None)
     if earlier is not None:
         return warning.model_copy(update={"register": f"D{earlier.number}",
                                           "carried_from": f"{earlier.thread or 'register'} D{earlier.number}"})
