@@ -199,3 +199,30 @@ def test_the_core_argument_is_the_scouts_own_judgement_not_a_template(tmp_path: 
     [increment] = [i for i in _brief(root).increments if "2701.04242" in i.arxiv]
     assert increment.argument.startswith(said), increment.argument
     assert "inbox/jay/2026-09-29T1500-jay-papers.md L" in increment.argument
+
+
+SUMMARY = """# jay · 晚间
+
+## §1 Rowan 调度器的 prefill 分批 ⭐⭐⭐⭐
+- 把长 prompt 的 prefill 切成 512 token 一批，和 decode 交错跑
+- vLLM 上 TTFT p99 从 2.1 s 降到 0.9 s
+
+## §2 Quokka 网关的 KV cache 路由 ⭐⭐⭐
+- 网关层按 KV cache 命中路由，prefill 与 decode 节点独立扩缩
+- 作者说 vLLM 和 SGLang 都能接
+
+## 小结
+{handover}
+"""
+
+
+@pytest.mark.parametrize("handover", ["- 转交：§2 → flyp（gateway 线）", "- Forward: §2 -> flyp", "- 交给：§2、§9 ⇒ flyp"])
+def test_a_summary_handing_a_section_over_by_its_label_excludes_that_section(tmp_path: Path, handover: str) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T2000-jay-evening.md"
+    (root / path).write_text(SUMMARY.format(handover=handover), encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    by_title = {row["title"]: (name, row) for where in placed.values() for name, row in where}
+    [(name, row)] = [v for k, v in by_title.items() if "Quokka" in k]
+    assert name == "excluded" and "转交" in row["reason"] and handover.lstrip("- ")[:6] in row["reason"]
+    assert any("Rowan" in k and v[0] in ("increment", "below_cut") for k, v in by_title.items())

@@ -57,6 +57,8 @@ class Passage:
     lines: list[tuple[int, str]] = field(default_factory=list)
     subject: set[str] = field(default_factory=set)
     by_heading: bool = False  # the subject is named on the heading line itself
+    # Lines elsewhere in the note that name this section by its label ("转交：§3 / §6 → stephen").
+    references: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -378,6 +380,22 @@ def _with_subsections(passages: Sequence[Passage]) -> list[Passage]:
     return merged
 
 
+_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(§\s*\d+(?:\.\d+)*)(?![\d.])")
+
+
+def _referenced(own: Sequence[Passage], passages: Sequence[Passage]) -> None:
+    """Give each labelled section ("## §6 …") the note's lines outside it that name it ("§3 / §6 / §7 → stephen")."""
+    for passage in own:
+        label = _LABEL.match(passage.heading)
+        if label is None:
+            continue
+        number = re.sub(r"\s+", "", label.group(1))[1:]
+        named = re.compile(rf"§\s*{re.escape(number)}(?![\d.])")
+        passage.references = [(n, line) for other in passages if other.start != passage.start
+                              for n, line in [(other.start, other.heading), *other.lines]
+                              if not passage.start <= n <= passage.end and named.search(line)]
+
+
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
                  found: Sequence[Mention], shift: int) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
@@ -398,6 +416,7 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
         own.append(passage)
     if not own:
         return []
+    _referenced(own, source_passages)
     agent = source.split("/")[1] if source.count("/") >= 2 else ""
     heading = _H1.search(text)
     title = heading.group(1).strip() if heading else own[0].heading.lstrip("# ").strip()

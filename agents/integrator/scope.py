@@ -333,7 +333,9 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             else:
                 verdicts.append(PassageVerdict(passage, "carried", f"来源标注已锚 / 沿用：「{_quote(status.text)}」（{where}）"))
             continue
-        handed = next((m for m in marks if m.kind == "forwarded" and not _targets(m.value, rules)[0]
+        # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
+        referring = read_marks(getattr(passage, "references", []))
+        handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
                        and not _targets(m.text.split("转")[0], rules)[0]), None)
         if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
             verdicts.append(PassageVerdict(passage, "excluded",

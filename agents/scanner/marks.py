@@ -57,6 +57,9 @@ _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n�
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
+# A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
+_FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?|hand(?:ed)? over)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
+                           r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
 _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
                        re.IGNORECASE)
@@ -115,6 +118,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
         for match in _PLACED.finditer(text):
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
         for match in _FORWARD.finditer(text):
+            marks.append(Mark("forwarded", match.group("who").strip(), number, text))
+        for match in _FORWARD_LIST.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         for match in _ADJACENT.finditer(text):
             topic = match.group("topic") or match.group("en") or match.group("pre") or ""
