@@ -226,3 +226,15 @@ def test_a_summary_handing_a_section_over_by_its_label_excludes_that_section(tmp
     [(name, row)] = [v for k, v in by_title.items() if "Quokka" in k]
     assert name == "excluded" and "转交" in row["reason"] and handover.lstrip("- ")[:6] in row["reason"]
     assert any("Rowan" in k and v[0] in ("increment", "below_cut") for k, v in by_title.items())
+
+
+def test_a_note_doubting_one_paper_under_its_number_and_its_name_gives_one_warning(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1500-jay-papers.md"
+    text = PAPER.format(judgement="- ⚠ 统计显著性、每组跑了几次，摘要和 PDF 附录里都没有") + "\n## 待核\n- 待核：Quokka-KV 显著性；别家 2.3× 的条件\n"
+    (root / path).write_text(text, encoding="utf-8")
+    brief = _brief(root)
+    about = [w for w in brief.warnings if w.kind == "caveat" and ("2701.04242" in (w.subject or "")
+                                                                  or "Quokka-KV" in (w.subject or ""))]
+    assert len(about) == 1 and "统计显著性" in about[0].text and "Quokka-KV 显著性" in about[0].text
+    assert any("已并入该条" in row["reason"] for row in brief.set_aside)

@@ -156,6 +156,12 @@ def _about(warning: BriefWarning, item: Item) -> bool:
             subject in line for p in item.passages for _, line in [(p.start, p.heading), *p.lines])
     if mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item):
         return True
+    subject = (warning.subject or "").lower()
+    if warning.kind == "caveat" and len(subject) >= 4 and set(warning.sources) & set(item.sources) and (
+            subject in {n.lower() for n in item.names}
+            or any(re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", p.heading.lower())
+                   for p in item.passages if p.path in warning.sources)):
+        return True  # "待核：InferenceBench 显著性" in the note whose "§2.1 InferenceBench · arXiv:2607.20468" it is
     text = warning.text.replace(" ", "")  # a caveat quoting one of the item's own figures ("380ms")
     return warning.kind == "caveat" and any(
         len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
@@ -310,6 +316,36 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
                           "sources": warning.sources, "reason": why})
     return _corrections_joined(kept, aside, hosts)
+
+
+_RISKS = ["低", "中低", "中", "中高", "高"]
+
+
+def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside: list[dict]) -> list[BriefWarning]:
+    """One warning per increment and source for a scout's doubts: a note that doubts one paper under its
+    number and again under its name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性") says one thing."""
+    merged: dict[int, BriefWarning] = {}
+    out: list[BriefWarning] = []
+    for warning in warnings:
+        host = None
+        if warning.kind == "caveat" and not _is_correction(warning) and not warning.register:
+            item = next((i for i in chosen if _about(warning, i)), None)
+            host = next((k for k, w in merged.items() if item is not None and _about(w, item)
+                         and set(w.sources) & set(warning.sources)), None)
+            if host is None and item is not None:
+                merged[len(out)] = warning
+        if host is None:
+            out.append(warning)
+            continue
+        base = out[host]
+        out[host] = base.model_copy(update={
+            "text": f"{base.text.rstrip('。')}；{_source_words(warning)}",
+            "sources": sorted({*base.sources, *warning.sources}),
+            "risk": max(base.risk or "低", warning.risk or "低", key=lambda r: _RISKS.index(r) if r in _RISKS else 0)})
+        merged[host] = out[host]
+        aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
+                      "sources": warning.sources, "reason": f"与「{base.subject}」是同一条目、同一来源的保留，已并入该条"})
+    return out
 
 
 def _lookups(text: str) -> set[str]:
@@ -498,6 +534,7 @@ def integrate(
     chosen_keys = {item.key for item, *_ in chosen}
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
                                              lambda text: text_relevance(text, rules) >= 1, other_briefs, anchored)
+    warnings = _caveats_joined(warnings, [row[0] for row in chosen], set_aside)
     warnings = [_named_for_item(w, chosen, details) for w in warnings]
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
