@@ -297,3 +297,21 @@ def test_a_section_the_title_names_comes_first_unless_the_paper_is_anchored_else
     assert anchored.id == "§3.3" and anchored.anchored
     assert _named_in("Context Engineering 决策框架", "§5.2 Context Engineering 与 Agentic RAG")
     assert not _named_in("KV 引擎选型", "§6.1 推理引擎选型决策树（2026）")  # a few shared words are not its name
+
+
+LEAD_DOC = """---
+version: 12
+---
+## §1.2 分布式推理编排
+- Quokka-Router CNCF Sandbox：多实例前缀感知路由〔v10 · 2026-09-20〕
+## §2.2 调度理论
+- 前缀感知调度与 KV 命中率的上界分析；prefix cache aware scheduling 的排队模型〔v11 · 2026-09-21〕
+"""
+
+
+def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_project() -> None:
+    doc = parse_living_doc(LEAD_DOC)
+    text = "prefix cache aware scheduling 排队 调度 KV 命中率"  # words that alone point at §2.2
+    assert propose_section(text, doc.sections, (), "调度博客 · prefix cache aware scheduling").id == "§2.2"
+    assert propose_section(text, doc.sections, (), "Quokka-Router · prefix cache aware scheduling").id == "§1.2"
+    assert propose_section(text, doc.sections, (), "Quokka · prefix cache aware scheduling").id == "§2.2"  # not a prefix

@@ -80,11 +80,13 @@ def _named_in(title: str, section_title: str) -> bool:
 
 def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
                   title: str = "") -> list[SectionMatch]:
-    """Score every numbered section against ``text``, best first (ties by section order); a section the
-    item's ``title`` names comes before the others (after one already holding the item's paper)."""
+    """Score every numbered section against ``text``, best first (ties by section order): a section already
+    holding the item's paper, then one keeping an entry for the name the item's ``title`` opens with
+    ("llm-d · …" where "llm-d CNCF Sandbox…" stands), then one the title names, then by words."""
     docs = _documents(sections)
     if not docs:
         return []
+    lead = _lead_name(title) if title else None  # a section keeping an entry for that name is its place
     query = Counter(tokenize(text))
     lengths = [sum(c.values()) for _, c in docs]
     average = sum(lengths) / len(lengths) or 1.0
@@ -102,15 +104,38 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
             score += weight * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
         anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
         named = bool(title) and _named_in(title, section.title)
-        scored.append((not anchored, not named, -score, index, SectionMatch(section.id, section.title, score, anchored)))
-    scored.sort(key=lambda row: row[:4])
-    return [row[4] for row in scored]
+        keeps = bool(lead) and any(_leads(str(b.text), lead) for b in section.bullets)
+        scored.append((not anchored, not keeps, not named, -score, index,
+                       SectionMatch(section.id, section.title, score, anchored)))
+    scored.sort(key=lambda row: row[:5])
+    return [row[5] for row in scored]
+
+
+_LEAD_NAME = re.compile(r"^\s*([A-Za-z][\w.+-]*[A-Za-z0-9])(?=\s*(?:[·:：|（(—-]|\s|$))")
+_GENERIC_LEADS = frozenset({"the", "kv", "cache", "llm", "gpu", "ai", "agent", "csdn", "arxiv", "blog", "paper"})
+
+
+def _lead_name(title: str) -> str | None:
+    """The product or project a title opens with ("llm-d · KV cache wins …" → "llm-d"), if distinctive."""
+    match = _LEAD_NAME.match(title)
+    name = match.group(1) if match else None
+    return name if name and len(name) >= 3 and name.lower() not in _GENERIC_LEADS else None
+
+
+def _leads(bullet: str, name: str) -> bool:
+    """The bullet is about ``name``: the name opens it ("llm-d CNCF Sandbox（…）：…")."""
+    return re.match(rf"\s*{re.escape(name)}(?![\w-])", bullet, re.IGNORECASE) is not None
 
 
 def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
                     title: str = "") -> SectionMatch | None:
     """Return the best section for ``text`` (an item titled ``title``), or None when nothing is related."""
     ranked = rank_sections(text, sections, arxiv, title)
-    if not ranked or (ranked[0].score <= 0 and not ranked[0].anchored and not _named_in(title, ranked[0].title)):
+    if not ranked:
         return None
-    return ranked[0]
+    top, lead = ranked[0], _lead_name(title) if title else None
+    keeps = lead is not None and any(getattr(s, "id", None) == top.id and any(_leads(str(b.text), lead) for b in s.bullets)
+                                     for s in sections)
+    if top.score <= 0 and not top.anchored and not keeps and not _named_in(title, top.title):
+        return None
+    return top
