@@ -20,7 +20,7 @@ from workflows import api
 pytestmark = pytest.mark.sample_vault
 
 DAYS = [("inference", "2026-09-27"), ("inference", "2026-09-29"), ("llm-infra", "2026-09-28")]
-_CITATION = re.compile(r"（[^（）]*\.md(?: L\d+)?）$")
+_CITATION = re.compile(r"（[^（）]*\.md(?: L\d+(?:[–-]\d+)?)?）")  # where a point or a quoted judgement stands
 _FIGURE = re.compile(r"\d+(?:\.\d+)+|\d+(?:,\d{3})*")
 
 
@@ -56,7 +56,7 @@ def test_every_increment_figure_occurs_in_its_sources(sample_vault: Path, topic:
     queue = (sample_vault / "organized/queue/work-queue.md").read_text(encoding="utf-8")
     for inc in brief.increments:
         corpus = "\n".join(decode_bytes((sample_vault / p).read_bytes())[0] or "" for p in inc.sources) + living + queue
-        texts = [_CITATION.sub("", p) for p in inc.points] + [inc.argument, inc.title, inc.relation]
+        texts = [_CITATION.sub("", t) for t in [*inc.points, inc.argument, inc.title, inc.relation]]
         for text in texts:
             for figure in _FIGURE.findall(text):
                 assert figure in corpus, f"increment {inc.rank} states {figure!r} that no source gives: {text}"
