@@ -6,8 +6,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from agents.integrator.cluster import cluster_items
 from agents.integrator.credibility import score_credibility
+from agents.integrator.increment_text import tidy_title
 from agents.integrator.scope import ScopeRules, judge_scope
 from agents.integrator.sections import propose_section
 from agents.integrator.select import density_of, honesty_statement, judge_status, source_health
@@ -315,3 +318,17 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
     assert propose_section(text, doc.sections, (), "调度博客 · prefix cache aware scheduling").id == "§2.2"
     assert propose_section(text, doc.sections, (), "Quokka-Router · prefix cache aware scheduling").id == "§1.2"
     assert propose_section(text, doc.sections, (), "Quokka · prefix cache aware scheduling").id == "§2.2"  # not a prefix
+
+
+@pytest.mark.parametrize(("heading", "title"), [
+    ("### Quokka-Serve 架构拆解（全文精读）⭐⭐⭐⭐", "Quokka-Serve 架构拆解"),
+    ("## Lumen · vLLM vs SGLang（12 min read）", "Lumen · vLLM vs SGLang"),
+    ("### Tier2-B · 三家 TTFT 并表 ⭐⭐⭐", "三家 TTFT 并表"),
+    ("## Lane 3: KV offload to NVMe", "KV offload to NVMe"),
+    ("1. **Rowan 调度器主循环**（#5001）⭐⭐⭐⭐", "Rowan 调度器主循环（#5001）"),
+    # Words of the name stay: a sequel, a hardware bracket, a word that merely starts like a label.
+    ("## vLLM 生产 10 大坑（续篇）⭐⭐⭐⭐", "vLLM 生产 10 大坑（续篇）"),
+    ("## Tiered KV cache（H100）", "Tiered KV cache（H100）"),
+])
+def test_a_title_is_the_name_without_the_notes_labels_and_reading_marks(heading: str, title: str) -> None:
+    assert tidy_title(heading) == title

@@ -36,7 +36,10 @@ _STRIP_TITLE = re.compile(
     # The scouts' status marks are not part of a name: "丢弃：…", "（沿用 9-27）", "（转 lin training）".
     r"|^\s*(?:丢弃|沿用|续立|已锚入?)\s*[：:]|[（(]\s*(?:沿用|续立|已锚|丢弃|转|交给?)[^）)]*[）)]"
     # Outline numbers of the note are not part of a name: "C.1 ", "A.6 ", "3. ", "线索4 ", "候选 1：".
-    r"|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)*[.、)]?\s+(?=\S)|^\s*[\u4e00-\u9fff]{2,3}\s*\d{1,2}\s*(?:[：:]\s*|\s+)",
+    r"|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)*[.、)]?\s+(?=\S)|^\s*[\u4e00-\u9fff]{2,3}\s*\d{1,2}\s*(?:[：:]\s*|\s+)"
+    # A note's tier or lane label ("Tier1-E · ", "Lane 2: ") and how the scout read it ("（全文精读）", "（16 min read）").
+    r"|^\s*(?:tier|lane|track)\s*\d+(?:-[A-Z])?\s*[·:：]\s*"
+    r"|[（(]\s*(?:全文精读|精读|速读|通读|粗读|摘要级?|\d+\s*min(?:ute)?s?\s*read)\s*[）)]",
     re.IGNORECASE,
 )
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
