@@ -238,3 +238,15 @@ def test_a_note_doubting_one_paper_under_its_number_and_its_name_gives_one_warni
                                                                   or "Quokka-KV" in (w.subject or ""))]
     assert len(about) == 1 and "统计显著性" in about[0].text and "Quokka-KV 显著性" in about[0].text
     assert any("已并入该条" in row["reason"] for row in brief.set_aside)
+
+
+def test_a_link_under_a_papers_heading_is_the_papers_not_an_item_of_its_own(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1500-jay-papers.md").write_text(
+        PAPER.format(judgement="- https://arxiv.org/html/2701.04242v1 ；交互演示：https://demo.example.org/quokka-kv"),
+        encoding="utf-8")
+    brief = _brief(root)
+    [increment] = [i for i in brief.increments if "2701.04242" in i.arxiv]
+    assert any("demo.example.org" in u for u in increment.urls)
+    listed = [*brief.excluded, *brief.below_cut, *brief.carried]
+    assert not [row for row in listed if "demo.example.org" in str(row.get("key"))]

@@ -258,6 +258,15 @@ def cluster_items(
             subject = sorted(passage.subject)
             for other in subject[1:]:
                 union.union(subject[0], other)
+            if passage.by_heading and subject and any(k.startswith("arxiv:") for k in subject):
+                # Under "### TokenDance arXiv:2604.03143": a link on a line naming no other paper is the
+                # paper's (its HTML page, its demo), not an item of its own.
+                for number, _ in passage.lines:
+                    keys = anchors_by_line.get(number, [])
+                    if not any(k.startswith("arxiv:") and k not in passage.subject for k in keys):
+                        for key in keys:
+                            if key.startswith("url:"):
+                                union.union(subject[0], key)
         passages[source] = source_passages
         for number, keys in anchors_by_line.items():
             passage = next((p for p in source_passages if p.start <= number <= p.end), None)
