@@ -78,3 +78,14 @@ def test_an_old_paper_new_to_the_vault_is_said_to_be_newly_carded() -> None:
     late = core_argument(item, "Quokka", Judgement("net_new"), "serving.md v3", late="C4")
     assert "今日首次出现" in fresh and "首次入卡" not in fresh
     assert "今日首次入卡" in late and "C4" in late and "今日首次出现" not in late
+
+
+def test_an_item_another_topics_brief_listed_is_new_to_this_topic_not_to_the_vault() -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.increment_text import core_argument
+    from agents.integrator.select import Judgement
+
+    other = "inbox/mei/2027-03-15-serving-e1prep.md"
+    item = Item(key="arxiv:2703.00007", arxiv=["2703.00007"], sources=["inbox/lin/2027-03-16-a.md", other])
+    said = core_argument(item, "Quokka", Judgement("net_new"), "infra.md v3")
+    assert "本主题首次锚入" in said and other in said and "今日首次出现" not in said

@@ -323,8 +323,11 @@ def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, lat
     if item.queue_flag:
         facts.append(f"work-queue {item.queue_flag}")
     if judgement.status == "net_new":
-        first = f"今日首次入卡（{late}）" if late else "今日首次出现"
-        return (f"{_label(item, title)} {first}，{doc} 与往期简报均未锚入；依据 {'、'.join(facts)}"
+        briefs = [p for p in relays if is_brief_path(p)]
+        # Another topic's brief may have listed it before: new to this topic, not to the vault.
+        seen = f"（他主题简报已提及：{' / '.join(briefs[:2])}{' 等' if len(briefs) > 2 else ''}）" if briefs else ""
+        first = f"今日首次入卡（{late}）" if late else ("本主题首次锚入" if briefs else "今日首次出现")
+        return (f"{_label(item, title)} {first}{seen}，{doc} 与本主题往期简报均未锚入；依据 {'、'.join(facts)}"
                 f"；要点摘自来源原句（见上）。")
     figures = [f.raw for f in judgement.new_figures]
     figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
