@@ -250,3 +250,16 @@ def test_a_link_under_a_papers_heading_is_the_papers_not_an_item_of_its_own(tmp_
     assert any("demo.example.org" in u for u in increment.urls)
     listed = [*brief.excluded, *brief.below_cut, *brief.carried]
     assert not [row for row in listed if "demo.example.org" in str(row.get("key"))]
+
+
+def test_an_increment_stating_figures_its_sources_disagree_on_says_so_in_its_argument(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1500-jay-papers.md").write_text(
+        PAPER.format(judgement="- Quokka-KV TTFT 120ms（H100，8 并发）"), encoding="utf-8")
+    (root / "inbox/tom/2026-09-29T1700-tom-recheck.md").write_text(
+        "# tom · 复核\n\n## Quokka-KV arXiv:2701.04242 复核\n- Quokka-KV TTFT 310ms（H100，8 并发），和上午记的差很多\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    conflicts = [w for w in brief.warnings if w.kind == "number_conflict"]
+    [increment] = [i for i in brief.increments if "2701.04242" in i.arxiv]
+    assert conflicts and "数字各源不一" in increment.argument and conflicts[0].id in increment.argument

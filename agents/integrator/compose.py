@@ -87,7 +87,7 @@ def _warnings_for(item: Item, warnings: Sequence[BriefWarning]) -> list[BriefWar
     found = []
     for warning in warnings:
         text = " ".join(filter(None, [warning.subject, warning.key, warning.text]))
-        if mentions_item(text, item) or (warning.kind == "caveat" and _about(warning, item)):
+        if mentions_item(text, item) or (warning.kind in ("caveat", "number_conflict") and _about(warning, item)):
             found.append(warning)  # a caveat on a line of the item's own passage qualifies the item
     return found
 
@@ -157,7 +157,9 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     if mentions_item(" ".join(filter(None, [warning.subject, warning.key, warning.text])), item):
         return True
     subject = (warning.subject or "").lower()
-    if warning.kind == "caveat" and len(subject) >= 4 and set(warning.sources) & set(item.sources) and (
+    if warning.kind == "number_conflict":  # "Quokka-KV ttft": the entity the figures are of
+        subject = (warning.key or "::").split(":")[1].lower()
+    if warning.kind in ("caveat", "number_conflict") and len(subject) >= 4 and set(warning.sources) & set(item.sources) and (
             subject in {n.lower() for n in item.names}
             or any(re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", p.heading.lower())
                    for p in item.passages if p.path in warning.sources)):
@@ -220,6 +222,7 @@ _LOOKUP = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\w.-]*|[A-Za-z
 
 
 _FINDING_KINDS = ("version_conflict", "number_conflict", "id_conflict")  # cross-source findings
+_DISPUTED = {"version_conflict": "版本号", "number_conflict": "数字", "id_conflict": "arXiv 编号"}
 
 
 def _is_correction(warning: BriefWarning) -> bool:
@@ -579,6 +582,11 @@ def integrate(
         points, argument, relation = words[rank - 1] if words else (
             key_points(item, judgement), core_argument(item, title, judgement, doc, late),
             relation_text(item, judgement, match, scan, doc))
+        disputed = [w for w in kept_on_item if w.kind in _FINDING_KINDS]
+        if disputed:  # the item states what its sources disagree on: said where it is given, not only in 三
+            what = "、".join(dict.fromkeys(_DISPUTED[w.kind] for w in disputed))
+            argument = (f"{argument.rstrip('。')}；本条涉及的{what}各源不一（"
+                        f"{' / '.join(w.id for w in disputed)}），核对后再引用。")
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=[written.get(u, u) for u in item.urls], sources=item.sources,
