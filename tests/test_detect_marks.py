@@ -8,6 +8,10 @@ from agents.scanner.marks import read_marks
 
 MARKS = [
     ("- Quokka-KV：丢弃（重复）", "discard"),
+    ("### §4 丢弃：Lumen-Cost arXiv:2702.01234", "discard"),  # a labelled heading that sets its section aside
+    ("- 多租户账单视角，偏财务，丢。", "discard"),  # the one-character verdict at the end of a clause
+    ("- Hand-over list: §2 / §5 -> flyp", "forwarded"),
+    ("- 转交：§3、§6 → mei（应用线）", "forwarded"),
     ("| 4 | Lumen | 不单列，并入上一条 |", "discard"),
     ("- Orrery decode kernel — dropped, vendor slideware", "discard"),
     ("- Corvid 调度器 3-02 沿用，无新数字", "carried"),
@@ -49,6 +53,9 @@ NOT_MARKS = [
     "- 新结论：吞吐提升 2×",
     "- new findings: 2× throughput on H100",
     "- 新意在于把卸载和调度合在一起",  # says what is new, not that little is
+    "- 丢包率 3%，重传多",  # "丢" inside a word
+    "- 显存丢了一半，OOM 后重启",
+    "- 流式输出不丢数据",
 ]
 
 

@@ -26,9 +26,9 @@ __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "adjacent", "rating"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
-_LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:[\w.]+\s+)?)\s*"
+_LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:§?[\w.]+\s+)?)\s*"
 _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
-                      r"不单列|不另列|不重复记|不作增量|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:（()）\]】|,，。;；\s]|$)",
+                      r"不单列|不另列|不重复记|不作增量|丢(?![\u4e00-\u9fff])|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:（()）\]】|,，。;；\s]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|续用|续立)))"
                       r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
@@ -58,7 +58,7 @@ _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n�
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
 # A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
-_FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?|hand(?:ed)? over)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
+_FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+list)?|hand(?:ed)?[- ]over(?:\s+list)?)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
 _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
