@@ -263,3 +263,30 @@ def test_an_increment_stating_figures_its_sources_disagree_on_says_so_in_its_arg
     conflicts = [w for w in brief.warnings if w.kind == "number_conflict"]
     [increment] = [i for i in brief.increments if "2701.04242" in i.arxiv]
     assert conflicts and "数字各源不一" in increment.argument and conflicts[0].id in increment.argument
+
+
+NUMBERED = """# jay · 雷达
+
+## 1. Quokka-KV 调度 · arXiv:2702.00011 ⭐⭐⭐⭐
+- vLLM 上按 KV cache 命中排队，prefill 和 decode 分池，TTFT p99 降 30%
+
+## 2. Lumen-VLA · arXiv:2702.00012 ⭐⭐
+- 机器人操作的 VLA 预训练数据配方；decode 时也用了 KV cache 和 vLLM
+
+## 小结
+- 转交：1 → {owner}；2 → lin
+"""
+
+
+def test_a_numbered_section_handed_to_another_agent_by_the_summary_is_theirs(tmp_path: Path) -> None:
+    from tests.test_judgement_notes import _where
+
+    root = _vault(tmp_path)
+    (root / "inbox/lin").mkdir(parents=True, exist_ok=True)
+    (root / "inbox/lin/2026-09-29T0900-lin-notes.md").write_text("# lin\n\n- 今天看图像生成\n", encoding="utf-8")
+    owner = "tom"
+    (root / "inbox/jay/2026-09-29T1140-jay-radar.md").write_text(NUMBERED.format(owner=owner), encoding="utf-8")
+    brief = _brief(root)
+    assert _where(brief, "2702.00012") == "excluded"
+    assert any("转交：2 → lin" in row["reason"] for row in brief.excluded if "2702.00012" in row.get("arxiv", []))
+    assert _where(brief, "2702.00011") in ("increment", "below_cut")  # handed to the topic's own writer: still here

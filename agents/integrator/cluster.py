@@ -267,6 +267,7 @@ def cluster_items(
                         for key in keys:
                             if key.startswith("url:"):
                                 union.union(subject[0], key)
+        _referenced(source_passages, source_passages)  # "转交：§3 / §6 → stephen" marks the sections it names
         passages[source] = source_passages
         for number, keys in anchors_by_line.items():
             passage = next((p for p in source_passages if p.start <= number <= p.end), None)
@@ -376,7 +377,7 @@ def _with_subsections(passages: Sequence[Passage]) -> list[Passage]:
     for index, passage in enumerate(passages):
         level = _level(passage.heading)
         whole = Passage(passage.path, passage.start, passage.end, passage.heading, list(passage.lines),
-                        set(passage.subject), passage.by_heading)
+                        set(passage.subject), passage.by_heading, list(passage.references))
         for deeper in passages[index + 1:]:
             if not deeper.heading or _level(deeper.heading) <= level:
                 break
@@ -389,20 +390,37 @@ def _with_subsections(passages: Sequence[Passage]) -> list[Passage]:
     return merged
 
 
-_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(§\s*\d+(?:\.\d+)*)(?![\d.])")
+_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:(§)\s*(\d+(?:\.\d+)*)(?![\d.])|(\d{1,2})[.、](?!\d))")
+# A hand-over line: "转交：3、8 → tom；4、5 → flyp", "§3 / §6 → stephen", "Forward: §2 -> flyp".
+_HANDOVER = re.compile(r"转交|转给|移交|交给|→|->|⇒|=>|\bforward|\bhand(?:ed)?[- ]over", re.IGNORECASE)
 
 
 def _referenced(own: Sequence[Passage], passages: Sequence[Passage]) -> None:
-    """Give each labelled section ("## §6 …") the note's lines outside it that name it ("§3 / §6 / §7 → stephen")."""
+    """Give each labelled section ("## §6 …", "## 4. …") the note's lines outside it that name it:
+    "§3 / §6 / §7 → stephen" anywhere; a bare number only on a hand-over line ("4、5 → flyp")."""
     for passage in own:
         label = _LABEL.match(passage.heading)
         if label is None:
             continue
-        number = re.sub(r"\s+", "", label.group(1))[1:]
-        named = re.compile(rf"§\s*{re.escape(number)}(?![\d.])")
-        passage.references = [(n, line) for other in passages if other.start != passage.start
+        section, number = label.group(1), label.group(2) or label.group(3)
+        named = re.compile(rf"§\s*{re.escape(number)}(?![\d.])" if section else
+                           rf"(?<![\d.#§A-Za-z]){re.escape(number)}(?![\d.%A-Za-z×x倍])")
+        passage.references = [(n, _clause(line, named)) for other in passages if other.start != passage.start
                               for n, line in [(other.start, other.heading), *other.lines]
-                              if not passage.start <= n <= passage.end and named.search(line)]
+                              if not passage.start <= n <= passage.end and named.search(line)
+                              and (section or _HANDOVER.search(line))]
+
+
+def _clause(line: str, named: re.Pattern[str]) -> str:
+    """The part of a hand-over line about one section: "转交：3、8 → tom；4、5 → flyp" for §4 is
+    "转交：4、5 → flyp" (the line's lead-in kept, the other clauses dropped)."""
+    clauses = re.split(r"[；;]", line)
+    if len(clauses) < 2:
+        return line
+    lead = re.match(r"^\s*(?:[-*•]\s*)?[^：:→]{0,12}[：:]", clauses[0])
+    mine = next((c for c in clauses if named.search(c)), line)
+    head = lead.group(0) if lead else ""
+    return mine if mine.startswith(head) else head + mine.strip()
 
 
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
@@ -425,7 +443,6 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
         own.append(passage)
     if not own:
         return []
-    _referenced(own, source_passages)
     agent = source.split("/")[1] if source.count("/") >= 2 else ""
     heading = _H1.search(text)
     title = heading.group(1).strip() if heading else own[0].heading.lstrip("# ").strip()

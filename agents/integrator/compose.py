@@ -439,6 +439,10 @@ def integrate(
                                             *topic.aliases)),
         keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
+        owners=frozenset({topic.executor.lower()}),
+        # the vault's agents: the folders of inbox/ ("转 flyp" hands an item to flyp's lane)
+        people=frozenset(s.path.split("/")[1].lower() for s in scan.sources
+                         if s.path.startswith("inbox/") and s.path.count("/") >= 2) | {topic.executor.lower()},
         known_topics=frozenset({t.lower() for t in (*(topic.adjacent or ()), topic.name)}
                                | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}
                                # the team's other briefs name the topics it writes for ("…-risk-e1prep.md")

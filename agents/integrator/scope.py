@@ -62,6 +62,8 @@ class ScopeRules:
     adjacent: frozenset[str] = frozenset()  # card categories that count as this topic's evidence
     min_relevance: int = 1
     known_topics: frozenset[str] = frozenset()  # every topic and card category of the vault (placement targets)
+    owners: frozenset[str] = frozenset()  # who writes this topic's brief (topics.toml ``executor``)
+    people: frozenset[str] = frozenset()  # the vault's agents (schedule.toml): "转 <agent>" hands it to their lane
 
 
 def section_terms(sections: Sequence[Any]) -> tuple[str, ...]:
@@ -108,6 +110,8 @@ def item_marks(item: Item) -> list[tuple[str, Mark]]:
             own[passage.start] = passage.heading
         for number, line in passage.lines:
             own[number] = line
+        for number, line in getattr(passage, "references", []):  # a hand-over line naming the section
+            own.setdefault(number, line)
     for mention in item.anchors:
         lines.setdefault(mention.source, {})[mention.line] = mention.context or mention.raw
     card = item.card
@@ -229,6 +233,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
             if not (here or elsewhere):
                 # Handed to a person ("rag：A / B 转 ann"): the line's own topic label says whose it is.
                 here, elsewhere = targets(mark.text.split("转")[0])
+            if not (here or elsewhere):
+                # Else the person: another agent's lane is not this topic's; this topic's own writer may keep
+                # several lanes ("转 tom" can be tom's rag line), so that says nothing either way.
+                who = mark.value.lower()
+                elsewhere = who in rules.people and who not in rules.owners
             if here:
                 placed_here = placed_here or (path, mark)
             elif elsewhere:
@@ -336,7 +345,8 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
         referring = read_marks(getattr(passage, "references", []))
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
-                       and not _targets(m.text.split("转")[0], rules)[0]), None)
+                       and not _targets(m.text.split("转")[0], rules)[0] and m.value.lower() not in rules.owners),
+                      None)
         if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
             verdicts.append(PassageVerdict(passage, "excluded",
                                            f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
