@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo
@@ -160,10 +161,14 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     entries = without_outage(entries, outage)
     carried = {w.register for w in warnings if w.register}
     window_ids = {m.value for m in scan.mentions if m.kind == "arxiv" and not m.detail.get("malformed")}
+    # The numbers the living document cites in its anchored bullets ("…（D173）〔v3.36〕"): its open questions.
+    cited = {f"D{n}" for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
+             for n in re.findall(r"(?<![A-Za-z0-9])D(\d{2,})(?!\d)", str(bullet.text))}
     register_open = [
         {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         for e in open_entries(ctx.db, scan.end, own, superseded)
         if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
+                                   or e.d in cited  # the living document names it: this topic's question
                                    or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
                                    or any(i in e.text for i in window_ids))  # about a paper the window names
     ]
