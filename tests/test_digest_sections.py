@@ -9,6 +9,7 @@ sample vault's.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,25 @@ def test_a_numbered_section_handed_to_another_agent_by_the_summary_is_theirs(tmp
     assert _where(brief, "2702.00012") == "excluded"
     assert any("转交：2 → lin" in row["reason"] for row in brief.excluded if "2702.00012" in row.get("arxiv", []))
     assert _where(brief, "2702.00011") in ("increment", "below_cut")  # handed to the topic's own writer: still here
+
+
+def test_a_scouts_word_on_a_promise_is_said_in_the_promises_warning(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T0900-jay-news.md").write_text(
+        "# jay · 新闻\n\n## Quokka ⭐⭐⭐\n- Quokka 让 vLLM 之间直接传 KV cache；研究团队计划于 2026-10 发布 Quokka serving system。\n",
+        encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1700-jay-evening.md").write_text(
+        "# jay · 晚间\n\n## 跟进\n- Quokka：上午记的「计划于 2026-10 发布 Quokka serving system」，官方仓库还没动静 ⚠⚬⚬\n",
+        encoding="utf-8")
+    from state.settings import settings_from_env
+    from workflows import api
+
+    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
+    try:
+        outcome = api.run_brief(ctx, "inference", date(2026, 9, 29))
+    finally:
+        ctx.db.dispose()
+    brief = Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+    promises = [w for w in brief.warnings if w.kind == "promise_open"]
+    assert len(promises) == 1 and "来源跟进" in promises[0].text and "官方仓库还没动静" in promises[0].text
+    assert not [w for w in brief.warnings if w.kind == "caveat" and "官方仓库" in w.text]

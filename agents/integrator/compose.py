@@ -296,6 +296,8 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             warning = warning.model_copy(update={
                 "text": f"{warning.text.rstrip('。')}。活文档 {section.id} 现记：「{_around(str(bullet.text), needle)}」。"})
             ok, why = True, ""
+        elif warning.kind == "caveat" and any(_follows(warning, p) for p in warnings if p.kind in _PROMISE_KINDS):
+            ok, why = True, ""  # today's word on a promise: said in the promise's warning (``_follow_ups_joined``)
         elif warning.kind == "caveat":
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
             ok = any(_about(warning, item) for item in chosen) or (
@@ -318,7 +320,44 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
         else:
             aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
                           "sources": warning.sources, "reason": why})
-    return _corrections_joined(kept, aside, hosts)
+    return _follow_ups_joined(*_corrections_joined(kept, aside, hosts))
+
+
+_PROMISE_KINDS = ("promise_open", "promise_overdue")
+
+
+def _follows(caveat: BriefWarning, promise: BriefWarning) -> bool:
+    """A scout's line on a promise ("9-28 记的'计划于 2026-09 发布…'——今天 9-29 仍未见"): same subject, quoting it."""
+    if (caveat.subject or "").lower() != (promise.subject or "").lower() or not caveat.subject:
+        return False
+    said = re.sub(r"[-_]", " ", _source_words(caveat).lower())
+    what = (promise.key or "").split("|", 1)[-1].split()  # the promise's own words ("agent managed kv cache …")
+    return len(what) >= 2 and all(word in said for word in what)
+
+
+def _follow_ups_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[list[BriefWarning], list[dict]]:
+    """What a scout says of a promise today is said in the promise's warning, not as a doubt beside it."""
+    promises = [w for w in kept if w.kind in _PROMISE_KINDS]
+    hosts = {id(w): p for w in kept if w.kind == "caveat" and not _is_correction(w)
+             for p in [next((p for p in promises if _follows(w, p)), None)] if p is not None}
+    said: dict[str, list[BriefWarning]] = {}
+    for warning in kept:
+        if id(warning) in hosts:
+            host = hosts[id(warning)]
+            said.setdefault(host.key or "", []).append(warning)
+            aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
+                          "sources": warning.sources, "reason": f"说的是「{host.subject}」的承诺，已并入该条"})
+    out = []
+    for warning in kept:
+        if id(warning) in hosts:
+            continue
+        follow = said.get(warning.key or "") if warning.kind in _PROMISE_KINDS else None
+        if follow:
+            words = "；".join(_source_words(f).rstrip("。") for f in follow)
+            warning = warning.model_copy(update={"text": f"{warning.text.rstrip('。')}。另，来源跟进——{words}。",
+                                                 "sources": sorted({*warning.sources, *(s for f in follow for s in f.sources)})})
+        out.append(warning)
+    return out, aside
 
 
 _RISKS = ["低", "中低", "中", "中高", "高"]
