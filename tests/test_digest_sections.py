@@ -313,3 +313,19 @@ def test_a_scouts_word_on_a_promise_is_said_in_the_promises_warning(tmp_path: Pa
     promises = [w for w in brief.warnings if w.kind == "promise_open"]
     assert len(promises) == 1 and "来源跟进" in promises[0].text and "官方仓库还没动静" in promises[0].text
     assert not [w for w in brief.warnings if w.kind == "caveat" and "官方仓库" in w.text]
+
+
+def test_a_section_about_what_the_living_document_keeps_an_entry_for_is_carried_not_off_topic(
+        tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    living = root / "organized/knowledge/inference.md"
+    text = living.read_text(encoding="utf-8")
+    first = text.index("\n- ")
+    living.write_text(text[:first] + "\n- Wrenfield Routing Extension：按队列长度挑端点〔v9 · 2026-09-20〕" + text[first:],
+                      encoding="utf-8")
+    path = "inbox/jay/2026-09-29T1100-jay-cloud.md"
+    (root / path).write_text("# jay · 云原生\n\n### §Cloud.2 Wrenfield Routing Extension ⭐⭐⭐\n"
+                             "- CRD 字段改了名，老配置要迁移\n- 和路由那条一起看即可\n", encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    [(name, row)] = [v for where in placed.values() for v in where]
+    assert name == "carried" and "已有该条目" in row["reason"] and "Wrenfield Routing Extension" in row["reason"]

@@ -27,6 +27,7 @@ from agents.integrator.increment_text import (
 )
 from agents.integrator.scope import (
     ScopeRules,
+    entry_subjects,
     judge_scope,
     names_tracked,
     passage_verdicts,
@@ -478,7 +479,7 @@ def integrate(
                                             *topic.aliases)),
         keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
-        owners=frozenset({topic.executor.lower()}),
+        owners=frozenset({topic.executor.lower()}), entries=entry_subjects(anchored),
         # the vault's agents: the folders of inbox/ ("转 flyp" hands an item to flyp's lane)
         people=frozenset(s.path.split("/")[1].lower() for s in scan.sources
                          if s.path.startswith("inbox/") and s.path.count("/") >= 2) | {topic.executor.lower()},

@@ -64,6 +64,8 @@ class ScopeRules:
     known_topics: frozenset[str] = frozenset()  # every topic and card category of the vault (placement targets)
     owners: frozenset[str] = frozenset()  # who writes this topic's brief (topics.toml ``executor``)
     people: frozenset[str] = frozenset()  # the vault's agents (schedule.toml): "转 <agent>" hands it to their lane
+    # The living document's entries as of the brief, by the subject that opens them: (section id, subject).
+    entries: tuple[tuple[str, str], ...] = ()
 
 
 def section_terms(sections: Sequence[Any]) -> tuple[str, ...]:
@@ -293,6 +295,26 @@ _SUBJECT_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?([A-Za-z][\w.+-]*[A-Za-
 _VERSION_WORD = re.compile(r"^v?\d+(?:\.\d+)*$", re.IGNORECASE)
 
 
+def entry_subjects(anchored: Sequence[tuple[Any, Any]]) -> tuple[tuple[str, str], ...]:
+    """(section id, subject) of each anchored bullet: the words before its first "：" or bracket, when
+    they read as a name of ten characters or more ("K8s Gateway API Inference Extension")."""
+    found = []
+    for section, bullet in anchored:
+        head = re.split(r"[：:（(〔]", str(getattr(bullet, "text", "")), maxsplit=1)[0].strip(" -*")
+        if 10 <= len(head) <= 60:
+            found.append((str(getattr(section, "id", "")), head))
+    return tuple(found)
+
+
+def _kept_entry(heading: str, rules: ScopeRules) -> tuple[str, str] | None:
+    """The living-document entry a section heading names whole ("## K8s Gateway API Inference Extension ⭐⭐⭐")."""
+    name = re.sub(r"[⭐★☆⚠⚬]+", "", re.sub(r"^\s*#*\s*(?:§\S+\s+|[\w.]+[.、:：]\s+)?", "", heading)).strip().lower()
+    if len(name) < 10:
+        return None
+    return next(((sid, head) for sid, head in rules.entries
+                 if name.startswith(head.lower()) or head.lower().startswith(name)), None)
+
+
 def tracked_subjects(bullets: Sequence[Any]) -> frozenset[str]:
     """The names the living document keeps entries for: the leading name of each anchored bullet
     ("llm-d 入选 …", "**Orca** v2：…"), lower-cased. A later release of a tracked thing is the topic's."""
@@ -350,6 +372,11 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
             verdicts.append(PassageVerdict(passage, "excluded",
                                            f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
+            continue
+        entry = _kept_entry(passage.heading, rules)
+        if entry is not None:  # the document keeps an entry for exactly this subject: anchored matter
+            verdicts.append(PassageVerdict(passage, "carried", f"活文档 {entry[0]} 已有该条目：「{entry[1]}」"
+                                           f"（{passage.path} L{passage.start}）"))
             continue
         relevance, _ = _relevance("\n".join(line for _, line in lines), rules)
         threshold = max(2, rules.min_relevance)
