@@ -294,3 +294,27 @@ def test_a_caveat_restating_an_open_entry_carries_its_number(tmp_path: Path, sai
     seed_register(db, [], [*_briefs(), brief])
     [numbered] = assign_numbers(db, "inference:2026-09-29", [_caveat("2609.17863", said)], as_of=_at(29, 22, 20))
     assert (numbered.register == "D230") is carried
+
+
+def test_a_day_is_recorded_by_the_vaults_slot_brief_unless_baton_published_it() -> None:
+    from agents.verifier.node import _recorded_threads
+    from state.vault_config import Topic
+
+    topics = {"serving": Topic(name="serving", title="serving", living_doc="organized/knowledge/serving.md", executor="mei",
+                               slot="serving-e1prep", window_end="22:20", keywords=["vLLM"])}
+    person = parse_brief_text("inbox/mei/2026-09-27-serving-e1prep.md", "", date(2026, 9, 27), "mei")
+    ours = parse_brief_text("inbox/mei/2026-09-28-serving-e1prep.md", "", date(2026, 9, 28), "mei")
+    ours.by_baton = True  # front matter "generated_by: baton …": baton's own entries are that day's record
+    other = parse_brief_text("inbox/lin/2026-09-27-risk-e1prep.md", "", date(2026, 9, 27), "lin")
+    assert _recorded_threads(topics, [person, ours, other]) == {"serving:2026-09-27"}
+
+
+def test_a_published_brief_says_it_is_batons(tmp_path: Path) -> None:
+    from agents.scanner.briefs import parse_brief
+    from agents.scanner.notes import read_vault_file_uncached
+
+    for front, ours in (("generated_by: baton 0.1.0\n", True), ("agent: mei\n", False)):
+        path = tmp_path / "inbox/mei/2026-09-28-serving-e1prep.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\n{front}slot: serving-e1prep\n---\n三、矛盾/待核\nD230：Quokka p99（⚠⚬⚬）\n", encoding="utf-8")
+        assert parse_brief(read_vault_file_uncached(tmp_path, path, TZ)).by_baton is ours

@@ -101,6 +101,7 @@ class BriefRecord:
     increments: list[BriefPaper] = field(default_factory=list)
     citable: list[BriefPaper] = field(default_factory=list)
     time: datetime | None = None
+    by_baton: bool = False  # published by baton (front matter ``generated_by: baton …``): its own record
 
     def raised(self) -> list[BriefItem]:
         """Items this brief raises with a text (one per number, the first and fullest)."""
@@ -234,7 +235,9 @@ def parse_brief_text(path: str, text: str, day: date | None = None, agent: str |
 
 def parse_brief(file: VaultFile) -> BriefRecord:
     """Parse one brief file as read by ``read_vault_file``."""
-    return parse_brief_text(file.path, file.body or file.text or "", file.name.day, file.agent, file.slug, file.time)
+    record = parse_brief_text(file.path, file.body or file.text or "", file.name.day, file.agent, file.slug, file.time)
+    record.by_baton = str(file.front.data.get("generated_by", "")).startswith("baton")
+    return record
 
 
 def list_briefs(root: Path, tz: ZoneInfo, until: date | None = None) -> list[BriefRecord]:
@@ -269,7 +272,7 @@ def brief_derivation(tz: ZoneInfo) -> Derivation[BriefRecord | None]:
                 "slug": record.slug, "time": wall(record.time, tz),
                 "items": [[i.number, i.role, i.text, i.risk, i.line] for i in record.items],
                 "increments": [[p.arxiv, p.title, p.line] for p in record.increments],
-                "citable": [[p.arxiv, p.title, p.line] for p in record.citable]}
+                "citable": [[p.arxiv, p.title, p.line] for p in record.citable], "by_baton": record.by_baton}
 
     def decode(raw: object) -> BriefRecord | None:
         if raw is None:
@@ -280,6 +283,6 @@ def brief_derivation(tz: ZoneInfo) -> Derivation[BriefRecord | None]:
             slug=data["slug"], time=from_wall(data["time"], tz),
             items=[BriefItem(*item) for item in data["items"]],
             increments=[BriefPaper(*paper) for paper in data["increments"]],
-            citable=[BriefPaper(*paper) for paper in data["citable"]])
+            citable=[BriefPaper(*paper) for paper in data["citable"]], by_baton=bool(data.get("by_baton")))
 
-    return Derivation("brief_record", 1, _dated_record, encode, decode)
+    return Derivation("brief_record", 2, _dated_record, encode, decode)

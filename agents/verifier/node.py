@@ -119,10 +119,13 @@ def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]
 
 
 def _recorded_threads(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> set[str]:
-    """The days whose slot brief the vault holds (``…-{slot}.md``), as threads: that brief is the record."""
+    """The days whose slot brief the vault holds (``…-{slot}.md``), as threads: that brief is the record.
+    Not a brief baton published itself: its thread's own entries stay that day's record."""
     slots = {topic.slot: name for name, topic in topics.items()}
     found = set()
     for brief in briefs:
+        if brief.by_baton:
+            continue
         stem = PurePosixPath(brief.path).stem
         name = next((n for slot, n in slots.items() if stem.endswith(f"-{slot}")), None)
         if name is not None and brief.day is not None:
