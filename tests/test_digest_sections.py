@@ -9,14 +9,13 @@ sample vault's.
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import pytest
 
 from state.models import Brief
 from tests.test_integrator_compose import _vault
-from tests.test_judgement_notes import _brief
+from tests.test_judgement_notes import _brief, run_with_store
 
 NOTE = """# jay · 周末杂记
 
@@ -148,15 +147,20 @@ ENTRIES = """# jay · 源码导读
 """
 
 
+def _code_reading(tmp_path: Path, lead: str) -> tuple[Brief, str]:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1600-jay-code-reading.md"
+    (root / path).write_text(ENTRIES.format(lead=lead), encoding="utf-8")
+    return _brief(root), path
+
+
 @pytest.mark.parametrize("lead", [
     "都是读代码笔记型，价值在于给新人当导航。",
     "Code-reading notes for newcomers; pointers only.",
 ])
 def test_rated_list_entries_are_sections_of_the_digest(tmp_path: Path, lead: str) -> None:
-    root = _vault(tmp_path)
-    path = "inbox/jay/2026-09-29T1600-jay-code-reading.md"
-    (root / path).write_text(ENTRIES.format(lead=lead), encoding="utf-8")
-    placed = _placed(_brief(root), path)
+    brief, path = _code_reading(tmp_path, lead)
+    placed = _placed(brief, path)
     titles = {row["title"]: name for where in placed.values() for name, row in where}
     # Every rated entry is somewhere, a one-line entry too; the off-topic one is excluded on its own.
     assert any("Rowan" in t for t in titles) and any("Quokka" in t for t in titles)
@@ -169,10 +173,7 @@ def test_rated_list_entries_are_sections_of_the_digest(tmp_path: Path, lead: str
     "Code-reading notes; no new data, only pointers into the source.",
 ])
 def test_a_note_that_says_it_has_no_new_data_is_no_increment(tmp_path: Path, lead: str) -> None:
-    root = _vault(tmp_path)
-    path = "inbox/jay/2026-09-29T1600-jay-code-reading.md"
-    (root / path).write_text(ENTRIES.format(lead=lead), encoding="utf-8")
-    brief = _brief(root)
+    brief, path = _code_reading(tmp_path, lead)
     assert not [i for i in brief.increments if i.key == f"note:{path}"]
     [row] = [r for r in brief.below_cut if r["key"] == f"note:{path}"]
     assert "新意有限" in row["reason"] and lead[:8] in row["reason"]
@@ -301,15 +302,7 @@ def test_a_scouts_word_on_a_promise_is_said_in_the_promises_warning(tmp_path: Pa
     (root / "inbox/jay/2026-09-29T1700-jay-evening.md").write_text(
         "# jay · 晚间\n\n## 跟进\n- Quokka：上午记的「计划于 2026-10 发布 Quokka serving system」，官方仓库还没动静 ⚠⚬⚬\n",
         encoding="utf-8")
-    from state.settings import settings_from_env
-    from workflows import api
-
-    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
-    try:
-        outcome = api.run_brief(ctx, "inference", date(2026, 9, 29))
-    finally:
-        ctx.db.dispose()
-    brief = Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+    brief = run_with_store(root)
     promises = [w for w in brief.warnings if w.kind == "promise_open"]
     assert len(promises) == 1 and "来源跟进" in promises[0].text and "官方仓库还没动静" in promises[0].text
     assert not [w for w in brief.warnings if w.kind == "caveat" and "官方仓库" in w.text]

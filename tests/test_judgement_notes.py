@@ -32,6 +32,19 @@ def _brief(root: Path) -> Brief:
     return integrate(scan, warnings, None, [{"jay": 1}] * 14, scan.thread)
 
 
+def run_with_store(root: Path, day: date = DAY) -> Brief:
+    """The day's brief through the whole run (store, register, promises), not only the integrator."""
+    from state.settings import settings_from_env
+    from workflows import api
+
+    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
+    try:
+        outcome = api.run_brief(ctx, "inference", day)
+    finally:
+        ctx.db.dispose()
+    return Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+
+
 def _where(brief: Brief, arxiv_id: str) -> str:
     for name, rows in (("increment", [{"arxiv": i.arxiv} for i in brief.increments]), ("carried", brief.carried),
                        ("below_cut", brief.below_cut), ("excluded", brief.excluded)):
@@ -242,27 +255,16 @@ updated: 2026-09-27T22:30:00+08:00
 
 def test_an_open_register_entry_about_a_paper_the_window_names_is_carried_whatever_its_words(
         tmp_path: Path) -> None:
-    from state.settings import settings_from_env
-    from workflows import api
-
     root = _vault(tmp_path)
     (root / "organized/registry").mkdir(parents=True, exist_ok=True)
     (root / "organized/registry/contradictions.md").write_text(_REGISTER, encoding="utf-8")
-    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
-    try:
-        outcome = api.run_brief(ctx, "inference", DAY)
-    finally:
-        ctx.db.dispose()
-    brief = Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+    brief = run_with_store(root)
     listed = {e["d"] for e in brief.register_open}
     assert "D50" in listed  # no topic keyword in its words, but about a paper of the window
     assert "D51" not in listed  # neither the topic's words nor the window's papers
 
 
 def test_an_open_register_entry_the_living_document_cites_is_carried(tmp_path: Path) -> None:
-    from state.settings import settings_from_env
-    from workflows import api
-
     root = _vault(tmp_path)
     (root / "organized/registry").mkdir(parents=True, exist_ok=True)
     register = _REGISTER + "| D52 | 某评测框架的打分口径两份文档不一 | ⚠⚬⚬ 中低 | 2026-09-22 | 待核 | jay 9-22 |\n"
@@ -272,11 +274,6 @@ def test_an_open_register_entry_the_living_document_cites_is_carried(tmp_path: P
     # Append to the first section's bullets: a bullet that cites D52 as its open question.
     first = text.index("\n- ")
     living.write_text(text[:first] + "\n- Wrenbench 打分器：评测口径见 D52〔v9 · 2026-09-20〕" + text[first:], encoding="utf-8")
-    ctx = api.open_context(settings_from_env(root, root / ".baton", offline=True, formats=("json",)))
-    try:
-        outcome = api.run_brief(ctx, "inference", DAY)
-    finally:
-        ctx.db.dispose()
-    brief = Brief.model_validate_json(Path(next(d for d in outcome.drafts if d.endswith(".json"))).read_text("utf-8"))
+    brief = run_with_store(root)
     listed = {e["d"] for e in brief.register_open}
     assert "D52" in listed and "D51" not in listed

@@ -52,6 +52,7 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
+from agents.scanner.caveats import RISK_ORDER
 from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.excerpt import excerpt
 from agents.verifier.identifiers import certain_repairs, repaired_mentions
@@ -361,31 +362,25 @@ def _follow_ups_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[lis
     return out, aside
 
 
-_RISKS = ["低", "中低", "中", "中高", "高"]
-
-
 def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside: list[dict]) -> list[BriefWarning]:
     """One warning per increment and source for a scout's doubts: a note that doubts one paper under its
     number and again under its name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性") says one thing."""
-    merged: dict[int, BriefWarning] = {}
     out: list[BriefWarning] = []
+    first: dict[tuple[str, str], int] = {}  # (increment key, source) → index in ``out`` of its first caveat
     for warning in warnings:
-        host = None
-        if warning.kind == "caveat" and not _is_correction(warning) and not warning.register:
-            item = next((i for i in chosen if _about(warning, i)), None)
-            host = next((k for k, w in merged.items() if item is not None and _about(w, item)
-                         and set(w.sources) & set(warning.sources)), None)
-            if host is None and item is not None:
-                merged[len(out)] = warning
-        if host is None:
+        item = next((i for i in chosen if _about(warning, i)), None) if warning.kind == "caveat" and \
+            not _is_correction(warning) and not warning.register else None
+        at = next((first[(item.key, s)] for s in warning.sources if (item.key, s) in first), None) if item else None
+        if at is None:
+            for source in warning.sources if item else ():
+                first.setdefault((item.key, source), len(out))  # type: ignore[union-attr]
             out.append(warning)
             continue
-        base = out[host]
-        out[host] = base.model_copy(update={
+        base = out[at]
+        out[at] = base.model_copy(update={
             "text": f"{base.text.rstrip('。')}；{_source_words(warning)}",
             "sources": sorted({*base.sources, *warning.sources}),
-            "risk": max(base.risk or "低", warning.risk or "低", key=lambda r: _RISKS.index(r) if r in _RISKS else 0)})
-        merged[host] = out[host]
+            "risk": max(base.risk or "低", warning.risk or "低", key=lambda r: RISK_ORDER.index(r) if r in RISK_ORDER else 0)})
         aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
                       "sources": warning.sources, "reason": f"与「{base.subject}」是同一条目、同一来源的保留，已并入该条"})
     return out

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agents.integrator.scope import names_tracked, tracked_subjects
+
 __all__ = ["SectionMatch", "tokenize", "propose_section", "rank_sections"]
 
 _LATIN = re.compile(r"[a-z][a-z0-9+\-]*[a-z0-9+]|[a-z]|\d+(?:\.\d+)?")
@@ -54,6 +56,7 @@ class SectionMatch:
     title: str
     score: float
     anchored: bool  # the item's own arXiv number already sits in this section
+    keeps: bool = False  # the section keeps an entry for the name the item's title opens with
 
 
 def _documents(sections: Sequence[Any]) -> list[tuple[Any, Counter]]:
@@ -86,7 +89,6 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
     docs = _documents(sections)
     if not docs:
         return []
-    lead = _lead_name(title) if title else None  # a section keeping an entry for that name is its place
     query = Counter(tokenize(text))
     lengths = [sum(c.values()) for _, c in docs]
     average = sum(lengths) / len(lengths) or 1.0
@@ -104,27 +106,11 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
             score += weight * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
         anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
         named = bool(title) and _named_in(title, section.title)
-        keeps = bool(lead) and any(_leads(str(b.text), lead) for b in section.bullets)
+        keeps = bool(title) and names_tracked(title, [], tracked_subjects(section.bullets)) is not None
         scored.append((not anchored, not keeps, not named, -score, index,
-                       SectionMatch(section.id, section.title, score, anchored)))
+                       SectionMatch(section.id, section.title, score, anchored, keeps)))
     scored.sort(key=lambda row: row[:5])
     return [row[5] for row in scored]
-
-
-_LEAD_NAME = re.compile(r"^\s*([A-Za-z][\w.+-]*[A-Za-z0-9])(?=\s*(?:[·:：|（(—-]|\s|$))")
-_GENERIC_LEADS = frozenset({"the", "kv", "cache", "llm", "gpu", "ai", "agent", "csdn", "arxiv", "blog", "paper"})
-
-
-def _lead_name(title: str) -> str | None:
-    """The product or project a title opens with ("llm-d · KV cache wins …" → "llm-d"), if distinctive."""
-    match = _LEAD_NAME.match(title)
-    name = match.group(1) if match else None
-    return name if name and len(name) >= 3 and name.lower() not in _GENERIC_LEADS else None
-
-
-def _leads(bullet: str, name: str) -> bool:
-    """The bullet is about ``name``: the name opens it ("llm-d CNCF Sandbox（…）：…")."""
-    return re.match(rf"\s*{re.escape(name)}(?![\w-])", bullet, re.IGNORECASE) is not None
 
 
 def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
@@ -133,9 +119,7 @@ def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (
     ranked = rank_sections(text, sections, arxiv, title)
     if not ranked:
         return None
-    top, lead = ranked[0], _lead_name(title) if title else None
-    keeps = lead is not None and any(getattr(s, "id", None) == top.id and any(_leads(str(b.text), lead) for b in s.bullets)
-                                     for s in sections)
-    if top.score <= 0 and not top.anchored and not keeps and not _named_in(title, top.title):
+    top = ranked[0]
+    if top.score <= 0 and not top.anchored and not top.keeps and not _named_in(title, top.title):
         return None
     return top

@@ -22,6 +22,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
+from agents.scanner.caveats import RISK_OF_MARKS, RISK_ORDER
 from agents.scanner.derived import Derivation, derive_many, from_wall, wall
 from agents.scanner.e1_format import INCREMENT_HEAD, PART_LINE, is_brief_name
 from agents.scanner.notes import VaultFile, in_path_order
@@ -122,10 +123,13 @@ def risk_of_mark(mark: str | None) -> str | None:
     at its own grade: an entry carried forward keeps the risk it was raised with."""
     if not mark:
         return None
-    if mark.strip() in ("高", "中高", "中", "中低", "低"):
-        return mark.strip()
+    mark = mark.strip()
+    if mark in RISK_ORDER:
+        return mark
+    if mark in RISK_OF_MARKS:  # the vault's legend: ⚠⚠⚬ 中, ⚠⚬⚬ 中低, ⚠⚬ 低
+        return RISK_OF_MARKS[mark]
     strong = sum(1 for ch in mark if ch in "⚠⭐★")
-    return {3: "高", 2: "中"}.get(min(strong, 3), "中低" if len(mark.strip()) >= 3 and strong == 1 else "低")
+    return "高" if strong >= 3 else "中" if strong == 2 else "低"
 
 
 def _clean_text(text: str) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from agents.scanner.marks import read_marks
 
-__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION", "NOT_COMPARABLE"]
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION", "NOT_COMPARABLE", "RISK_ORDER"]
 
 # The scout says two figures or set-ups are not to be compared: "不是一个口径", "别和 X 的 TTFT 拼一起",
 # "口径不同", "not directly comparable", "apples to oranges". One pattern for the caveat and for the figures
@@ -77,6 +77,7 @@ CORRECTION = re.compile(
     r"\bshould (?:have )?read\b", re.IGNORECASE)
 _MARKS = re.compile(r"⚠\ufe0f?(?:[⚠⚬]\ufe0f?){0,2}(?![⚠⚬])")  # longer runs (⚠⚬⚬⚬⚬) count days, not doubt
 RISK_OF_MARKS = {"⚠⚠⚬": "中", "⚠⚠⚠": "高", "⚠⚬⚬": "中低", "⚠⚬": "低", "⚠": "低"}
+RISK_ORDER = ("低", "中低", "中", "中高", "高")  # lowest first: ``max(…, key=RISK_ORDER.index)``
 _LEGEND = re.compile(r"⚠\s*(?:=|＝|表示|means|为|是|代表|越多)|风险标记|评级[：:]|标记[：:]|口径[：:].*⚠|图例|legend",
                      re.IGNORECASE)
 # A heading that opens a list of things to verify: each item under it is a caveat, the heading is not.

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.caveats import RISK_OF_MARKS
+from agents.scanner.caveats import RISK_OF_MARKS, RISK_ORDER
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
 from agents.verifier.claims import make_warning
@@ -112,7 +112,7 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         first = found[0]
         subject = _subject(first)
         marks = [m.detail.get("marks") for m in found if m.detail.get("marks")]
-        risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=["低", "中低", "中", "高"].index,
+        risk = max((RISK_OF_MARKS.get(mark, "低") for mark in marks), key=RISK_ORDER.index,
                    default="低")
         sources = sorted({m.source for m in found})
         # A correction is read whole (what was wrong, what is right); so is a flagged heading with its lines.
@@ -121,7 +121,7 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         labels = "、".join(dict.fromkeys(m.value for m in found))
         action = "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论"
         if key.startswith("correction:"):
-            risk = max(risk, "中", key=["低", "中低", "中", "高"].index)  # something already written may be wrong
+            risk = max(risk, "中", key=RISK_ORDER.index)  # something already written may be wrong
             action = "按更正核对活文档与此前简报中的对应说法，必要时改写并注明更正来源"
         warnings.append(make_warning("caveat", f"{subject}：{_said(labels)}——{where}。", risk, action, sources,
                                      subject, key))

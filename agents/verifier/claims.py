@@ -728,13 +728,17 @@ def _comparable(a: FigureClaim, b: FigureClaim, declared: Collection[str]) -> bo
     return _same_conditions(a, b)
 
 
-def _declared_clash(mentions: Sequence[Mention], subject: str, metric: str) -> set[str]:
-    """The sources with a line naming the entity and the metric that calls their figures a contradiction
-    (their own figures of it are then compared as that source compared them)."""
+def _clash_lines(mentions: Sequence[Mention]) -> list[tuple[str, str]]:
+    """(source, lower-cased line) of every first-hand line calling figures a contradiction ("三源矛盾 ⚠⚠⚬")."""
+    return [(m.source, text) for m in mentions if not is_brief_path(m.source)
+            and _CLASH.search(text := (m.context or m.raw or "").lower())]
+
+
+def _declared_clash(lines: Sequence[tuple[str, str]], subject: str, metric: str) -> set[str]:
+    """The sources with such a line naming the entity and the metric (their own figures of it are then
+    compared as that source compared them)."""
     name, word = subject.lower(), metric.split()[0].lower()
-    return {mention.source for mention in mentions
-            if name in (text := (mention.context or mention.raw or "").lower()) and word in text
-            and _CLASH.search(text) and not is_brief_path(mention.source)}
+    return {source for source, text in lines if name in text and word in text}
 
 
 def _restatements_dropped(group: list[FigureClaim]) -> list[FigureClaim]:
@@ -752,6 +756,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     from two places."""
     window = {m.source for m in mentions}
     written = _figures_written(mentions)
+    clash_lines = _clash_lines(mentions)
     groups: dict[tuple[str, str, str], list[FigureClaim]] = defaultdict(list)
     # Only the window's figures: the living document's older figures describe other set-ups too often.
     for claim in figure_claims(mentions):
@@ -764,7 +769,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         subject = group[0].subject
         # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
         # then only conditions stated different keep two figures apart.
-        declared = _declared_clash(mentions, subject, metric)
+        declared = _declared_clash(clash_lines, subject, metric)
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
                  if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared) and not _author_parts(a, b)
                  and not _both_written(a, b, written)]

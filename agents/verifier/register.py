@@ -126,10 +126,7 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
     added = 0
     with db.session() as session:
         _serialised(session)  # two topics' runs seed the same rows at once: one seeds, the other then sees them
-        known: dict[int, RegisterEntryRow] = {}  # the vault's entry of each number (the register's, else a brief's)
-        for row in session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.origin != "baton")
-                                   .order_by(RegisterEntryRow.id)):
-            known.setdefault(row.number, row)
+        known = _vault_rows(session)  # the vault's entry of each number (the register's, else a brief's)
         sightings = {(s.number, s.source, s.role, s.text): s for s in session.scalars(select(RegisterSightingRow))}
 
         def sight(number: int, source: str, day: str | None, role: str, text: str, moment: str | None) -> None:
@@ -412,7 +409,9 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
     match = _match_vault_item(session, warning, view)
     if match is not None:
         number, source = match
-        row = _vault_rows(session).get(number)
+        row = session.scalar(select(RegisterEntryRow).where(RegisterEntryRow.number == number,
+                                                            RegisterEntryRow.origin != "baton")
+                             .order_by(RegisterEntryRow.id).limit(1))  # the vault's entry of that number
         canonical = row is not None and (row.source == source or source == REGISTER_PATH)
         if canonical and view.raised(row) and not view.closed(row):
             origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
