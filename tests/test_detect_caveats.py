@@ -238,3 +238,59 @@ def test_a_flagged_heading_is_quoted_with_the_lines_under_it() -> None:
     [warning] = check_caveats(extract_mentions("inbox/mei/2026-10-02-notes.md", body))
     assert "滑窗 snapshot 陷阱" in warning.text and "34 层是滑窗注意力" in warning.text
     assert "第四行不引" not in warning.text and warning.risk == "中"
+
+
+# A doubt about a paper's catalogue record (where it appeared, how often it is cited) is said on the item;
+# it is not a doubt about what the paper claims. Wordings the sample vault does not use; near misses.
+RECORD_DOUBTS = [
+    "- 元数据：会议名 Crossref 写 MLSys，作者主页写 OSDI，待核",
+    "- **Metadata**: venue differs between DBLP and the PDF footer, to be confirmed",
+    "- 出处 / 被引：Semantic Scholar 120 次、Google Scholar 15 次，差距太大，待核实",
+    "- venue: listed as NeurIPS workshop by the crawler, unverified",
+    "- 书目信息：作者列表和 arXiv v2 不一致，需核对",
+    "- Citations: 0 on OpenAlex vs 48 on S2, needs checking",
+    "- 发表信息：期刊卷号缺失，待确认",
+    "* 被引数：两家索引差一个数量级，未核实",
+    "- bibliographic record: the year says 2024, the id says 2026 — not yet verified",
+    "- 元信息：DOI 指向另一篇论文，待核",
+]
+NOT_RECORD_DOUBTS = [
+    # A record line that doubts nothing is no caveat at all.
+    ("- 元数据：Crossref 回补入卡，venue 与 PDF 一致", None),
+    ("- Metadata: venue and year match the PDF", None),
+    ("- 被引：S2 52 次", None),
+    # A doubt about a result that merely names the venue is a caveat about the result.
+    ("- 论文投了 OSDI，但 3.1× 的提速只测了一种硬件", "单一测试条件"),
+    ("- The venue version reports 2× but conditions not stated", "条件未说明"),
+    ("- 结果：JCT 改善的数字待核实（出处是作者博客）", "待核实"),
+    ("- 局限：元数据之外，正文只跑了 Llama-3.1 8B 一个模型", "单一测试条件"),
+    ("- 数据集出处未说明，压缩率 12× 的条件也没写", "条件未说明"),
+    ("- QuillServe 的引用数很高，但 40% 的数字没人复现", "待核实"),
+    ("- venue talk claims 5×; vendor numbers, not reproduced", "作者自报"),
+]
+
+
+@pytest.mark.parametrize("line", RECORD_DOUBTS)
+def test_a_doubt_about_the_papers_record_is_a_metadata_caveat(line: str) -> None:
+    from agents.scanner.caveats import METADATA_CAVEAT
+
+    found = find_caveats(line)
+    assert [c.label for c in found] == [METADATA_CAVEAT], found
+
+
+@pytest.mark.parametrize(("line", "label"), NOT_RECORD_DOUBTS)
+def test_record_lines_without_doubt_and_result_doubts_naming_a_venue_are_not(line: str, label: str | None) -> None:
+    found = find_caveats(line)
+    assert [c.label for c in found][:1] == ([label] if label else []), found
+
+
+def test_a_record_doubt_is_one_warning_per_paper_and_known_as_such() -> None:
+    from agents.verifier.caveats import is_metadata_caveat
+
+    card = ("---\ncard: 7\narxiv: \"2703.04417\"\n---\n## 要点\n- 结果：吞吐 1.8×，只测了一种硬件\n"
+            "- 元数据：venue 两处不一致，待核；被引 3 与 40 差距大，待核\n")
+    warnings = check_caveats(extract_mentions("organized/paper_cards/7-2703-04417.md", card))
+    record = [w for w in warnings if is_metadata_caveat(w)]
+    result = [w for w in warnings if not is_metadata_caveat(w)]
+    assert len(record) == 1 and len(result) == 1
+    assert "单一测试条件" in result[0].text and "元数据待核" in record[0].text

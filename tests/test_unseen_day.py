@@ -152,3 +152,12 @@ def test_a_note_that_says_it_holds_nothing_for_the_topic_gives_no_digest(tmp_pat
     [entry] = [x for x in brief.excluded if x["key"].endswith("lin-ops.md")]
     assert "相关度低" in entry["reason"]
     assert not any(inc.key and inc.key.endswith("lin-ops.md") for inc in brief.increments)
+
+
+def test_a_doubt_about_a_cards_record_is_said_on_the_item_not_registered(unseen) -> None:
+    brief = unseen[1]
+    assert not any("2703.05121" in (w.subject or "") and "出处" in w.text for w in brief.warnings)
+    [aside] = [a for a in brief.set_aside if "尚待核对" in a["text"]]
+    assert "元数据" in aside["reason"]
+    [increment] = [inc for inc in brief.increments if "2703.05121" in inc.arxiv]
+    assert "元数据待核" in increment.credibility_reason and "FAST" in increment.credibility_reason

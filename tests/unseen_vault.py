@@ -17,6 +17,7 @@ window 2027-03-15 20:00 → 2027-03-16 20:00. What is planted, and what a signab
 - two instructions to a machine reader (English, Chinese) and one quoted in a paper summary (not one).
 - a promise of Lattice-KV due 2027-02, relayed "据 InfoQ 报道": overdue on 2027-03-16, promised by Lattice-KV.
 - PrefixMesh's own caveat ("one workload only ⚠⚬⚬"): a caveat warning on that increment.
+- SpillWay's card doubts its own record ("出处：…尚待核对"): said on the item, not a D-numbered warning.
 """
 
 from __future__ import annotations
@@ -133,6 +134,9 @@ status: classified
 ---
 ## 摘要
 Offloads the KV cache of paused sessions to NVMe and restores it on resume; TTFT after resume 1.2 s vs 6.8 s.
+
+## 要点
+- 出处：索引写 workshop，作者主页写 FAST 正会，尚待核对
 """
 
 CARD_EVAL = """\

@@ -52,9 +52,10 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
-from agents.scanner.caveats import RISK_ORDER
+from agents.scanner.caveats import METADATA_CAVEAT, RISK_ORDER
 from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.excerpt import excerpt
+from agents.verifier.caveats import is_metadata_caveat
 from agents.verifier.identifiers import certain_repairs, repaired_mentions
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
@@ -171,6 +172,16 @@ def _about(warning: BriefWarning, item: Item) -> bool:
         len(re.sub(r"\D", "", f.raw)) >= 3 and f.raw.replace(" ", "") in text for f in item.figures)
 
 
+def _record_doubt(warning: BriefWarning) -> str:
+    """What a metadata caveat doubts, in the scout's words: the quoted line, its label left off."""
+    quoted = re.search(r"「(.+?)」", warning.text)
+    said = re.sub(r"^[-*•>\s]*(?:\*\*)?[^：:]{1,16}[：:]\s*", "", quoted.group(1)) if quoted else warning.text
+    if said.endswith("…"):  # the quote was cut: keep its whole clauses
+        said = said[:max(said.rfind("；"), said.rfind("，"), said.rfind(";"), 1)]
+    said = said.rstrip("…。；，;,")
+    return f"{said}；见 {warning.sources[0]}" if warning.sources else said
+
+
 def _card_age(warning: BriefWarning) -> bool:
     """The warning says a card's paper is older than the card (``verifier.dates``), nothing else."""
     return warning.kind == "date_mismatch" and (warning.key or "").startswith("date_mismatch:card:")
@@ -268,7 +279,8 @@ def _around(text: str, needle: str, width: int = 90) -> str:
 def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item], in_topic: Sequence[Item],
                        topical: Callable[[str], bool],
                        other_briefs: Collection[str] = (),
-                       anchored: Sequence[tuple[Any, Any]] = ()) -> tuple[list[BriefWarning], list[dict]]:
+                       anchored: Sequence[tuple[Any, Any]] = (),
+                       rated: Sequence[Item] = ()) -> tuple[list[BriefWarning], list[dict]]:
     """Keep the warnings the brief's items need; set the rest aside, listed, never silently dropped.
 
     A caveat qualifies a claim the brief passes on: kept when about an increment (a caveat that restates
@@ -298,11 +310,16 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             warning = warning.model_copy(update={
                 "text": f"{warning.text.rstrip('。')}。活文档 {section.id} 现记：「{_around(str(bullet.text), needle)}」。"})
             ok, why = True, ""
+        elif is_metadata_caveat(warning):
+            # A doubt about a paper's record (venue, citations) is said on the item, not registered as a doubt
+            # about its results.
+            ok, why = False, "卡片元数据（出处、被引等）待核，非对论文结论的存疑" + (
+                "；已在该增量的可信度说明中注明" if any(_about(warning, item) for item in chosen) else "")
         elif warning.kind == "caveat" and any(_follows(warning, p) for p in warnings if p.kind in _PROMISE_KINDS):
             ok, why = True, ""  # today's word on a promise: said in the promise's warning (``_follow_ups_joined``)
         elif warning.kind == "caveat":
             # A strong flag (risk 中 or more) on this topic's matter is reported even off the increments.
-            ok = any(_about(warning, item) for item in chosen) or (
+            ok = any(_about(warning, item) for item in chosen) or any(_names(warning, item) for item in rated) or (
                 warning.kind == "caveat" and warning.risk in ("中", "中高", "高") and topical(warning.text))
             why = "所涉条目未入选本轮增量"
         elif _card_age(warning):
@@ -326,6 +343,13 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
 
 
 _PROMISE_KINDS = ("promise_open", "promise_overdue")
+
+
+def _names(warning: BriefWarning, item: Item) -> bool:
+    """The caveat is about this very item: its subject is the item's paper number or one of its names."""
+    subject = (warning.subject or "").lower()
+    return len(subject) >= 3 and bool(set(warning.sources) & set(item.sources)) and (
+        subject in item.arxiv or subject in {n.lower() for n in item.names})
 
 
 def _follows(caveat: BriefWarning, promise: BriefWarning) -> bool:
@@ -574,8 +598,13 @@ def integrate(
         chosen, moved, opinions = _second_opinion(writer, rows, chosen, details, topic.increments, excluded,
                                                   _coordination_lines(scan))
     chosen_keys = {item.key for item, *_ in chosen}
+    # A claim the brief passes on below the cut, from an item its scout rated highly, keeps its caveat.
+    rated = [item for item, judgement, fit, _ in rows if item.key not in chosen_keys and fit.stars >= 4
+             and judgement.status != "carried"]
+    record_doubts = [w for w in warnings if is_metadata_caveat(w)]
     warnings, set_aside = _warnings_in_scope(warnings, [row[0] for row in chosen], [row[0] for row in rows],
-                                             lambda text: text_relevance(text, rules) >= 1, other_briefs, anchored)
+                                             lambda text: text_relevance(text, rules) >= 1, other_briefs, anchored,
+                                             rated)
     warnings = _caveats_joined(warnings, [row[0] for row in chosen], set_aside)
     warnings = [_named_for_item(w, chosen, details) for w in warnings]
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
@@ -614,6 +643,9 @@ def integrate(
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
         kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
+        record = next((w for w in record_doubts if _about(w, item)), None)
+        if record is not None:
+            credibility = replace(credibility, reasons=[*credibility.reasons, f"{METADATA_CAVEAT}（{_record_doubt(record)}）"])
         flagged = next((w.id for w in kept_on_item if _card_age(w)), None)
         month = _paper_month(item)
         late = f"论文并非新作，见 {flagged}" if flagged else (

@@ -18,7 +18,18 @@ from dataclasses import dataclass
 
 from agents.scanner.marks import read_marks
 
-__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION", "NOT_COMPARABLE", "RISK_ORDER"]
+__all__ = ["Caveat", "find_caveats", "RISK_OF_MARKS", "LIST_HEADING", "CORRECTION", "NOT_COMPARABLE", "RISK_ORDER",
+           "METADATA_CAVEAT"]
+
+# A doubt about a paper's catalogue record, not about what the paper claims: a line led by the record's
+# label ("元数据：venue 字段与会议名不一致，待核", "Metadata: citation count differs, to be confirmed",
+# "出处 / 被引：…待核"). It is said on the item (its card's record is uncertain), not registered as a
+# doubt about a result.
+METADATA_CAVEAT = "元数据待核"
+_METADATA_LINE = re.compile(
+    r"^\s*(?:[-*•>]\s*)?(?:\*\*)?(?:元数据|元信息|书目信息|出处|发表信息|会议(?:/|／)?期刊|venue|被引(?:数|次数)?|引用数|"
+    r"metadata|bibliographic(?: data| record)?|citations?(?: count)?|publication info)(?:\*\*)?\s*(?:[/／][^：:\n]{1,16})?[：:]",
+    re.IGNORECASE)
 
 # The scout says two figures or set-ups are not to be compared: "不是一个口径", "别和 X 的 TTFT 拼一起",
 # "口径不同", "not directly comparable", "apples to oranges". One pattern for the caveat and for the figures
@@ -86,7 +97,7 @@ LIST_HEADING = re.compile(r"^\s*#+\s*(?:待核(?:实)?(?:清单|事项|列表)?|
 # A mark alone is a caveat only on a claim: a figure, a paper number or a name on the line.
 _CLAIM = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|tok/s|层|pt)|\d{4}\.\d{4,5}|(?<![A-Za-z])[A-Za-z]*[A-Z][A-Za-z0-9-]{2,}")
 _SETTLED = re.compile(r"已核实|核对一致|对得上|能对上|对上了|已复现|已确认|已闭合|已验证|(?:全文|原文|正文)[^，。；,;]{0,4}读完|读完(?:了)?(?:全文|原文)|"
-                      r"已读全文|\bread the (?:full|whole) (?:paper|text)\b|(?<!not )(?<!un)\bverified\b|\bconfirmed\b|\breproduced\b",
+                      r"已读全文|\bread the (?:full|whole) (?:paper|text)\b|(?<!not )(?<!un)\bverified\b|(?<!to be )\bconfirmed\b|\breproduced\b",
                       re.IGNORECASE)
 _NOT_SETTLED = re.compile(r"\bnot (?:yet )?(?:independently )?(?:verified|reproduced|confirmed)\b|"
                           r"\bno(?: one|body) (?:else )?(?:has )?(?:reproduced|replicated|verified|confirmed)\b|未核实|未复现|未确认|"
@@ -143,6 +154,8 @@ def find_caveats(line: str) -> list[Caveat]:
     if any(mark.kind in ("carried", "anchored") for mark in read_marks([(0, text)])):
         return []  # "…，结论 9-26 已锚，沿用": the claim is carried, not passed on; its doubt went with it
     labels = _labels(text)
+    if labels and _METADATA_LINE.match(text):
+        return [Caveat(METADATA_CAVEAT, text, mark)]
     if not labels and mark is None:
         return []
     if not labels and not _CLAIM.search(_MARKS.sub("", text)):

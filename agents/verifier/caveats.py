@@ -15,14 +15,19 @@ import re
 from collections.abc import Sequence
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.caveats import RISK_OF_MARKS, RISK_ORDER
+from agents.scanner.caveats import METADATA_CAVEAT, RISK_OF_MARKS, RISK_ORDER
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
 from agents.verifier.claims import make_warning
 from agents.verifier.names import PROPER_NAME
 from state.models import BriefWarning, Mention
 
-__all__ = ["check_caveats", "caveat_subject"]
+__all__ = ["check_caveats", "caveat_subject", "is_metadata_caveat"]
+
+
+def is_metadata_caveat(warning: BriefWarning) -> bool:
+    """The caveat doubts a paper's catalogue record (venue, citations), not a claim of the paper."""
+    return warning.kind == "caveat" and (warning.key or "").endswith(f":{METADATA_CAVEAT}")
 
 # A name: a Latin token with a capital somewhere ("DSpark", "vLLM", "GLM-5.3-Flash", "PolyKV"), maybe two words.
 # A name, with a capitalised second word when it has one ("Apple Silicon", "IETF CATS").
@@ -86,7 +91,9 @@ def _one_per_claim(grouped: dict[str, list[Mention]]) -> dict[str, list[Mention]
     merged: dict[str, list[Mention]] = {}
     for key, found in grouped.items():
         subject = _subject(found[0]).lower()
-        into = next((k for k, other in merged.items() if _subject(other[0]).lower() == subject and any(
+        record = found[0].value == METADATA_CAVEAT  # a doubt about the record never merges with one about a result
+        into = next((k for k, other in merged.items() if _subject(other[0]).lower() == subject
+                     and (other[0].value == METADATA_CAVEAT) == record and any(
             a.source == b.source and a.detail.get("heading") == b.detail.get("heading") and abs(a.line - b.line) <= 3
             for a in found for b in other)), None)
         if into is None:
@@ -105,7 +112,9 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         subject = _subject(mention)
         figure = _FIGURE.search(mention.context)
         kind = "correction" if mention.value == "来源更正" else "caveat"  # a correction is a finding of its own
-        key = f"{kind}:{subject.lower()}:{figure.group(0).replace(' ', '') if figure else mention.value}"
+        # A doubt about the paper's record is one per paper, whatever figures (citation counts) it quotes.
+        what = mention.value if mention.value == METADATA_CAVEAT or not figure else figure.group(0).replace(" ", "")
+        key = f"{kind}:{subject.lower()}:{what}"
         grouped.setdefault(key, []).append(mention)
     warnings = []
     for key, found in _one_per_claim(grouped).items():
