@@ -332,3 +332,90 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
 ])
 def test_a_title_is_the_name_without_the_notes_labels_and_reading_marks(heading: str, title: str) -> None:
     assert tidy_title(heading) == title
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("## 1. Quokka-R：面向长上下文的 KV 分层 ⭐⭐⭐⭐", "Quokka-R"),
+    ("- **Lumen-2**（Acme Labs，开源推理引擎）：吞吐 +30%", "Lumen-2"),
+    ("### §3 HeronKV（作者自测）", "HeronKV"),
+    ("SpillWay: Spilling KV Cache to NVMe", "SpillWay"),
+    ("2) TernLM — 首 token 120ms", "TernLM"),
+    ("* **vLLM**: v0.31 release notes", "vLLM"),
+    # A sentence that starts with a name, and labels that are not names.
+    ("## 3. vLLM 生产环境十个坑 ⭐⭐⭐", None),
+    ("- Quokka-R 的提速没写条件", None),
+    ("- 来源：https://acme.dev/blog", None),
+    ("- arXiv: 2703.04417", None),
+    ("- Note: read later", None),
+    ("## 小结：inference 主轴两条", None),
+])
+def test_the_name_an_entry_leads_with(line: str, name: str | None) -> None:
+    from agents.integrator.cluster import lead_name
+
+    assert lead_name(line) == name
+
+
+_RADAR = """# lin · 新闻雷达
+## 1. Quokka-R：长上下文 KV 分层 ⭐⭐⭐⭐
+- 官方博客：首 token 延迟降 38%，显存省 2.1×
+- 对我们：serving 侧可以直接试；厂商数字，独立复测还没看到
+
+## 2. Heron 家族：一周三个版本 ⭐⭐⭐
+- Heron-7B 和 Heron-13B 都发了
+- 权重下周开源
+"""
+_EVENING = """# mei · evening
+## 工程线索
+- **Quokka-R**（Acme，长上下文推理）：中午雷达已记，这里补定价页 https://acme.dev/models/quokka-r ⭐⭐⭐⭐
+- **Heron-7B**（Heron Labs）：https://heron.dev/7b
+- **Heron-13B**（Heron Labs）：https://heron.dev/13b
+"""
+
+
+def test_a_digested_section_joins_the_one_item_a_link_line_names_and_an_ambiguous_name_joins_none() -> None:
+    files = [_File("inbox/lin/2027-03-16T1140-lin-radar.md", _RADAR),
+             _File("inbox/mei/2027-03-16T1700-mei-evening.md", _EVENING)]
+    items = cluster_items(_mentions(*files), files)
+    [quokka] = [item for item in items if "https://acme.dev/models/quokka-r" in item.urls]
+    assert "inbox/lin/2027-03-16T1140-lin-radar.md" in quokka.sources
+    assert any(p.heading.startswith("## 1. Quokka-R") for p in quokka.passages)
+    assert any("38%" in f.raw for f in quokka.figures)
+    # "Heron" leads no link line alone (Heron-7B and Heron-13B do): its section stays in the note's digest.
+    [digest] = [item for item in items if item.key.startswith("note:")]
+    assert [p.heading for p in digest.passages] == ["## 2. Heron 家族：一周三个版本 ⭐⭐⭐"]
+    assert not any("38%" in f.raw for f in digest.figures)
+
+
+def test_a_name_two_link_lines_lead_with_joins_neither() -> None:
+    evening = _EVENING.replace("https://heron.dev/13b", "https://quokka.example/other")
+    evening = evening.replace("**Heron-13B**", "**Quokka-R**")
+    files = [_File("inbox/lin/2027-03-16T1140-lin-radar.md", _RADAR),
+             _File("inbox/mei/2027-03-16T1700-mei-evening.md", evening)]
+    items = cluster_items(_mentions(*files), files)
+    [digest] = [item for item in items if item.key.startswith("note:")]
+    assert any(p.heading.startswith("## 1. Quokka-R") for p in digest.passages)
+    assert not any("inbox/lin/2027-03-16T1140-lin-radar.md" in item.sources for item in items
+                   if not item.key.startswith("note:"))
+
+
+def test_the_topics_own_content_comes_before_adjacent_matter_however_much_that_is_discussed() -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.scope import STRONG, TopicFit
+    from agents.integrator.select import Judgement, cut_reason, select_items
+
+    def row(key: str, relevance: int, lines: int, stars: int):
+        passage = Passage("inbox/lin/2027-03-16-n.md", 1, lines + 1, f"## {key}",
+                          [(n, f"- line {n}") for n in range(2, lines + 2)])
+        item = Item(key=key, keys={key}, sources=["inbox/lin/2027-03-16-n.md", "inbox/mei/2027-03-16-m.md"],
+                    passages=[passage])
+        return item, Judgement("net_new"), TopicFit(True, relevance, stars=stars), 3
+
+    core = [row(f"url:https://core{i}.dev", STRONG, 2, 2) for i in range(2)]
+    adjacent = row("url:https://adjacent.dev", STRONG - 1, 10, 5)  # long, five stars, but only adjacent
+    rows = [adjacent, *core]
+    chosen = select_items(rows, (1, 2))
+    assert [r[0].key for r in chosen] == [r[0].key for r in sorted(core, key=lambda r: r[0].key)]
+    reason = cut_reason(adjacent[0], adjacent[1], adjacent[2], rows, chosen, (1, 2))
+    assert "邻接" in reason and "得分低于" not in reason
+    # With room left, the adjacent item is chosen after the core ones.
+    assert [r[0].key for r in select_items(rows, (1, 3))][-1] == "url:https://adjacent.dev"

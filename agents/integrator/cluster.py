@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,8 +32,8 @@ from state.models import BriefWarning, Mention
 if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
-__all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "mistaken_numbers", "passages_of",
-           "PR_REF"]
+__all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
+           "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
@@ -228,6 +228,8 @@ def cluster_items(
     placed_figures: list[tuple[str, Mention]] = []
     passages: dict[str, list[Passage]] = {}
     digests: list[Item] = []
+    shifts: dict[str, int] = {}  # source → offset from its mentions' line numbers to its file lines
+    led_by: dict[str, set[str]] = {}  # anchor key → names leading a line that gives it ("**Ember-1**（…）… https://…")
 
     def seen(key: str) -> None:
         union.find(key)
@@ -239,11 +241,15 @@ def cluster_items(
         first = starts.get(source, 1)
         shift = _line_offset(text, [m for m in found if m.kind in _ANCHOR_KINDS], first) if text else 0
         anchors_by_line: dict[int, list[str]] = {}
+        file_lines = text.split("\n")
         for mention in found:
             for key in item_keys(mention):
                 seen(key)
                 anchors.append((key, mention))
                 anchors_by_line.setdefault(mention.line + shift, []).append(key)
+                at = mention.line + shift - first
+                if 0 <= at < len(file_lines) and (name := lead_name(file_lines[at])):
+                    led_by.setdefault(key, set()).add(name.lower())
             if mention.kind in _ANCHOR_KINDS or mention.kind == "figure":
                 for key in _named_keys(mention.context):
                     seen(key)
@@ -285,6 +291,7 @@ def cluster_items(
                 placed_figures.append((sorted(passage.subject)[0], mention))
 
         digests.extend(_note_digest(source, text, source_passages, anchors_by_line, found, shift))
+        shifts[source] = shift
 
     cards_by_id = {str(card.arxiv): card for card in cards}
     for arxiv_id in cards_by_id:
@@ -353,7 +360,62 @@ def cluster_items(
                 item.queue_flag = (getattr(row, "flag", None) or None)
                 item.queue_card = getattr(row, "card", None)
                 item.queue_title = getattr(row, "title", None)
+    named: dict[str, set[str]] = {}
+    for item in items.values():
+        for key in item.keys:
+            for name in led_by.get(key, ()):
+                named.setdefault(name, set()).add(item.key)
+        title = getattr(item.card, "title", None)
+        if title and (name := lead_name(str(title))):
+            named.setdefault(name.lower(), set()).add(item.key)
+    digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
+               if d.passages]
     return [*items.values(), *digests]
+
+
+# The name an entry leads with, as its label: "## 1. Ember-1：基于 …", "- **QuokkaServe**（…）", "SpillWay: …".
+# A name followed by a plain space starts a sentence ("vLLM 的坑"), not a label: no name.
+_LEAD = re.compile(r"^\s*(?:#{1,6}\s*)?(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+)?(?:[-*•>]\s*)?(?:\*\*)?"
+                   r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?\s*[：:（(—–]")
+_NOT_NAMES = frozenset({"arxiv", "github", "csdn", "hn", "hf", "url", "note", "notes", "source", "via", "the", "update",
+                        "todo", "news", "paper", "blog", "link", "tl", "tldr", "re", "fyi", "pr"})
+
+
+def lead_name(line: str) -> str | None:
+    """The proper name a line or heading leads with as its label, when it has one."""
+    match = _LEAD.match(line)
+    if match is None:
+        return None
+    name = match.group(1)
+    if len(name) < 3 or name.lower() in _NOT_NAMES or not re.search(r"[A-Z0-9]", name):
+        return None
+    return name
+
+
+def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mapping[str, set[str]], shift: int) -> Item:
+    """A digested section whose heading leads with a name ("## 1. Ember-1：…") is about the one item a
+    line of another note gives with a link under that name ("**Ember-1**（…）… https://…"): the section
+    joins that item, so one subject is one item. A name two items lead with joins neither."""
+    keep = []
+    for passage in digest.passages:
+        name = lead_name(passage.heading)
+        owners = named.get(name.lower(), set()) if name else set()
+        if len(owners) != 1:
+            keep.append(passage)
+            continue
+        item = items[next(iter(owners))]
+        item.passages.append(passage)
+        if passage.path not in item.sources:
+            item.sources.append(passage.path)
+        for figure in digest.figures:
+            if passage.start <= figure.line + shift <= passage.end and figure not in item.figures:
+                item.figures.append(figure)
+        if name not in item.names:
+            item.names.append(name)
+    if len(keep) == len(digest.passages):
+        return digest
+    figures = [f for f in digest.figures if any(p.start <= f.line + shift <= p.end for p in keep)]
+    return replace(digest, passages=keep, figures=figures)
 
 
 # "serving 主轴：无 NET-new", "training：无增量", "nothing new for serving": the author's word per topic.

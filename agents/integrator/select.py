@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
-from agents.integrator.scope import TopicFit
+from agents.integrator.scope import STRONG, TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.history import HISTORY_WINDOWS
@@ -177,8 +177,14 @@ def rank_score(item: Item, status: str, credibility: int, relevance: int, stars:
         + _FLAG_BONUS.get(item.queue_flag or "", 0.0)
         + 0.1 * min(figures, 5)
         + 0.1 * min(discussed, 10)
-        + 0.3 * min(len(item.sources), 4)
+        + 0.3 * min(_witnesses(item), 4)
     )
+
+
+def _witnesses(item: Item) -> int:
+    """Independent witnesses: each scout once however many notes it wrote, the card, other files once each."""
+    others = {p for p in item.sources if not (p.startswith("inbox/") and p.count("/") >= 2)}
+    return len(item.agents) + len(others)
 
 
 def _has_substance(item: Item, fit: TopicFit) -> bool:
@@ -196,8 +202,16 @@ def select_items(
         and _has_substance(row[0], row[2]) and not relayed_only(row[0].sources)  # a relay is no witness
         and row[2].mark != "minor"  # the scout finds little new in it
     ]
-    eligible.sort(key=lambda row: (-rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
+    # Content that is the topic's own (relevance STRONG or more) comes before adjacent matter, however
+    # much the adjacent is discussed; within each, the score decides.
+    eligible.sort(key=lambda row: (row[2].relevance < STRONG,
+                                   -rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
     return eligible[: limits[1]]
+
+
+def _credibility_of(item: Item, rows: Sequence[tuple[Item, Judgement, TopicFit, int]]) -> int:
+    """The ranking credibility the selection gave ``item`` (0 when it was not a candidate)."""
+    return next((row[3] for row in rows if row[0].key == item.key), 0)
 
 
 def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
@@ -214,6 +228,10 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
         return "只在列表或表格中被提及，无正文讨论，也无本主轴 paper_card"
     if chosen:
         last = min(rank_score(r[0], r[1].status, r[3], r[2].relevance, r[2].stars) for r in chosen)
+        mine = rank_score(item, judgement.status, _credibility_of(item, rows), fit.relevance, fit.stars)
+        if fit.relevance < STRONG and mine >= last:
+            return (f"本主轴相关度 {fit.relevance}（邻接，主轴内容需 ≥ {STRONG}）：排在主轴条目之后，"
+                    f"目标上限 {limits[1]} 条已满")
         return f"得分低于入选的第 {len(chosen)} 条（{last:.1f}），目标上限 {limits[1]} 条"
     return "未达入选门槛"
 
