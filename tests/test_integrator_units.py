@@ -419,3 +419,15 @@ def test_the_topics_own_content_comes_before_adjacent_matter_however_much_that_i
     assert "邻接" in reason and "得分低于" not in reason
     # With room left, the adjacent item is chosen after the core ones.
     assert [r[0].key for r in select_items(rows, (1, 3))][-1] == "url:https://adjacent.dev"
+
+
+def test_two_notes_of_one_scout_are_one_witness_in_the_ranking() -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.select import rank_score
+
+    one_scout = Item(key="url:a", sources=["inbox/lin/2027-03-16-a.md", "inbox/lin/2027-03-16T1700-b.md"])
+    two_scouts = Item(key="url:b", sources=["inbox/lin/2027-03-16-a.md", "inbox/mei/2027-03-16-b.md"])
+    alone = Item(key="url:c", sources=["inbox/lin/2027-03-16-a.md"])
+    with_card = Item(key="url:d", sources=["inbox/lin/2027-03-16-a.md", "organized/paper_cards/7-2703-04417.md"])
+    score = {i.key: rank_score(i, "net_new", 3, 3) for i in (one_scout, two_scouts, alone, with_card)}
+    assert score["url:a"] == score["url:c"] < score["url:b"] == score["url:d"]

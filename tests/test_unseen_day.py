@@ -161,3 +161,33 @@ def test_a_doubt_about_a_cards_record_is_said_on_the_item_not_registered(unseen)
     assert "元数据" in aside["reason"]
     [increment] = [inc for inc in brief.increments if "2703.05121" in inc.arxiv]
     assert "元数据待核" in increment.credibility_reason and "FAST" in increment.credibility_reason
+
+
+def test_a_caveat_naming_a_highly_rated_item_below_the_cut_is_kept_and_a_low_rated_ones_is_set_aside(
+        tmp_path: Path) -> None:
+    root = write_unseen_vault(tmp_path / "vault")
+    topics = root / "topics.toml"
+    topics.write_text(topics.read_text(encoding="utf-8").replace("increments = [2, 6]", "increments = [1, 1]"),
+                      encoding="utf-8")
+    (root / "inbox" / "vera").mkdir(parents=True, exist_ok=True)
+    (root / "inbox" / "vera" / f"{DAY}T1400-vera-radar.md").write_text(
+        "# vera · radar\n\n## 1. Quokka-R：prefix 缓存分层 ⭐⭐⭐⭐\n"
+        "- 官方博客：TTFT 降 38%，serving 侧 prefix 命中率 70%\n- 厂商数字，独立复测还没看到\n\n"
+        "## 2. 线索汇总\n- **Quokka-R**（Acme）：定价页 https://acme.dev/models/quokka-r ⭐⭐⭐⭐\n"
+        "- **Lumen-2**（Beta）：https://beta.dev/lumen-2 ⭐⭐\n"
+        "- Lumen-2 的 prefix 复用 +15%，未复现\n", encoding="utf-8")
+    settings = settings_from_env(root, root / ".baton", offline=True, formats=("json",))
+    ctx = api.open_context(settings)
+    outcome = api.run_brief(ctx, "serving", date.fromisoformat(DAY))
+    ctx.db.dispose()
+    brief = Brief.model_validate_json(Path(outcome.drafts[0]).read_text(encoding="utf-8"))
+    # The rated section and the link line naming Quokka-R are one item, whichever list it ends in.
+    places = [inc.key for inc in brief.increments] + [x["key"] for x in brief.below_cut]
+    assert places.count("url:https://acme.dev/models/quokka-r") == 1
+    assert not any(key.endswith("vera-radar.md") for key in places)  # no digest left holding its section
+    # PrefixMesh (⭐⭐⭐⭐) is below the cut of one: its scout's caveat is still reported.
+    assert not any("2703.04417" in inc.arxiv for inc in brief.increments)
+    assert any(w.kind == "caveat" and w.subject == "2703.04417" for w in brief.warnings)
+    # Lumen-2 (⭐⭐) below the cut: its caveat is set aside, listed with the reason.
+    assert not any(w.kind == "caveat" and w.subject == "Lumen-2" for w in brief.warnings)
+    assert any(a["subject"] == "Lumen-2" and "未入选" in a["reason"] for a in brief.set_aside)

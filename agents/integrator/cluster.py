@@ -404,6 +404,7 @@ def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mappin
             keep.append(passage)
             continue
         item = items[next(iter(owners))]
+        passage.by_heading = True  # its heading names the item
         item.passages.append(passage)
         if passage.path not in item.sources:
             item.sources.append(passage.path)
