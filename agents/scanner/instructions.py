@@ -21,7 +21,9 @@ import re
 __all__ = ["is_instruction"]
 
 _READER = (r"(?:AI|A\.I\.|LLMs?|GPT|chat ?bots?|bots?|language models?|models?|assistants?|summari[sz]ers?|"
-           r"summary (?:tools?|bots?)|digest(?:er| tools?)|agents?|systems?|copilots?)")
+           r"(?:summary|summari[sz]ation|digest|note[- ]taking) (?:tools?|bots?|systems?|models?|pipelines?)|"
+           r"(?:automated|automatic|machine|AI) (?:reviewers?|readers?|tools?|pipelines?|processors?)|"
+           r"digest(?:er| tools?)|agents?|systems?|copilots?)")
 # Readers one can call by name at the start of a line or in "if you are…" without it being a label
 # ("Model: Llama-3", "系统：Ubuntu" are labels).
 _CALLABLE = r"(?:AI|LLMs?|GPT|chat ?bots?|bots?|language models?|assistants?|summari[sz]ers?|copilots?)"
@@ -38,11 +40,20 @@ _ADDRESS = re.compile(
     r"|\bwhen(?:ever)? you (?:summari[sz]e|digest|condense|process|read)\s+" + _THIS_TEXT +
     r"|(?:^|[(\[（【>\s])to\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+)?" + _READER +
     r"\s+(?:\w+ing|who|that)\b[^:：]{0,60}[:：]"
+    # "To all AI summarization tools:", "For every LLM:", a handle "@summarizer-bot"
+    r"|^[\W_]*(?:to|for)\s+(?:all|any|every|each)\s+(?:\w+\s+){0,2}" + _READER + r"\s*[:：,，]"
+    r"|(?:^|\s)@[\w-]*(?:bot|summari[sz]er|assistant|gpt|llm|copilot)\b"
+    # a pasted system prompt: "系统提示：…", "System prompt: …"
+    r"|^[\W_]*(?:系统提示词?|系统指令|system (?:prompt|message|instruction)s?)\s*[:：]"
     r"|\[/?INST\]|<\|im_start\|>|<\|system\|>|<<SYS>>"
     r"|请\s*" + _CALLABLE_ZH +
     r"|(?:给|致|写给|提醒|亲爱的)\s*(?:各位|所有|正在阅读的|读到这里的|后续的)?\s*" + _READER_ZH + r"(?:\s*" + _READER_ZH +
     r")*\s*们?\s*(?:的(?:一段|一句)?话\s*[：:，,]?|[：:，,])"
-    r"|^[\W_]*" + _CALLABLE_ZH + r"(?:\s*" + _CALLABLE_ZH + r")*\s*[，,：:]"
+    # a class of machine readers: "致各类 AI 摘要与整理工具：", "给自动整理脚本的说明：", "写给所有总结程序的提示："
+    r"|(?:给|致|写给|提醒)\s*(?:各位|各类|各种|所有|任何|一切|后续的?)?\s*[^，。；：:\n]{0,10}?"
+    r"(?:AI|LLM|模型|自动化?|摘要|总结|整理|汇总)[^，。；：:\n]{0,8}?(?:工具|程序|脚本|机器人|助手|系统|模型|智能体|bot)\s*们?\s*"
+    r"(?:的(?:一段|一句)?(?:话|说明|提示|指示)\s*)?[：:，,]"
+    r"|^[\W_]*" + _CALLABLE_ZH + r"(?:\s*" + _CALLABLE_ZH + r")*\s*(?:请注意|注意|听好|看这里)?\s*[，,：:]"
     r"|(?:如果|若|假如)你是\s*(?:一个|一款)?\s*" + _CALLABLE_ZH +
     r"|当你(?:在)?(?:总结|摘要|汇总|整理|消化|处理|阅读)(?:本|这|此)(?:文|份|篇|条|页|笔记|文件|内容)",
     re.IGNORECASE | re.MULTILINE,
@@ -53,7 +64,7 @@ _DIRECTIVE = re.compile(
     r"leave|keep|put|set|call|consider|assume|answer|respond|reply|accept|flag|pass|"
     r"do not|don't|never|always|must|make sure|be sure|only)\b"
     r"|忽略|无视|忘记|忘掉|评为|评成|打成|标为|标成|标记为|写进|写入|写成|不要|别列|勿|务必|请|必须|只输出|只写|"
-    r"删除|删掉|列为|当作|视为|给出|统一|跳过|省略|批准|发布",
+    r"删除|删掉|列为|当作|视为|给出|统一|跳过|省略|批准|发布|覆盖|优先级最高|放在|放到|排在|排到",
     re.IGNORECASE,
 )
 _ROLE = re.compile(r"\byou are now\b|\bfrom now on,? you\b|\bact as (?:an?|the)\b|\bpretend (?:to be|you are)\b|"
