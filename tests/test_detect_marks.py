@@ -26,6 +26,12 @@ MARKS = [
     ("- forwarded to ann for the RAG line", "forwarded"),
     ("- serving 主轴仅邻接", "adjacent"),
     ("- only adjacent to serving", "adjacent"),
+    ("- 与 serving 主轴无直接关系，偏训练侧", "adjacent"),
+    ("- 和 serving 关系不大，记一笔", "adjacent"),
+    ("- 跟 serving 主题无关（数据管线）", "adjacent"),
+    ("- unrelated to serving; a training-side loader", "adjacent"),
+    ("- not directly relevant to serving, kept for the record", "adjacent"),
+    ("- tangential to serving at best", "adjacent"),
     ("## Quokka-KV ⭐⭐⭐⭐", "rating"),
     # A status word right after the bullet or the list number.
     ("- 沿用，数字不变", "carried"),
@@ -67,3 +73,24 @@ def test_a_scouts_mark_is_read_in_its_kind(line: str, kind: str) -> None:
 @pytest.mark.parametrize("line", NOT_MARKS)
 def test_near_misses_are_no_status_mark(line: str) -> None:
     assert not {m.kind for m in read_marks([(7, line)])} & {"discard", "carried", "anchored", "minor"}
+
+
+@pytest.mark.parametrize(("line", "topic"), [
+    ("- 与 serving 主轴无直接关系，偏训练侧", "serving"),
+    ("- unrelated to the serving line; a loader", "serving"),
+    ("- tangentially related to serving", "serving"),
+])
+def test_an_adjacency_names_its_topic(line: str, topic: str) -> None:
+    assert [m.value for m in read_marks([(7, line)]) if m.kind == "adjacent"] == [topic]
+
+
+@pytest.mark.parametrize("line", [
+    "- 与 serving 主轴直接相关：TTFT 降 40%",
+    "- serving 无关的配置项可以删掉",  # a config fact, not the scout's verdict on the item
+    "- the regression is unrelated; it was a driver bug",
+    "- 吞吐与 batch size 无关（测了 4 组）",  # a finding about a variable, no topic named
+    "- not related work, a system paper",
+])
+def test_a_relation_that_is_direct_or_names_no_topic_is_no_adjacency(line: str) -> None:
+    marks = [m for m in read_marks([(7, line)]) if m.kind == "adjacent"]
+    assert all(m.value not in {"serving"} for m in marks), marks

@@ -61,7 +61,13 @@ _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|�
 _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+list)?|hand(?:ed)?[- ]over(?:\s+list)?)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
 _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
-                       r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only",
+                       r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only|"
+                       # "与 serving 主轴无直接关系", "和 serving 关系不大", "跟 serving 主题无关"
+                       r"(?:与|和|跟|对)\s*(?P<zh>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:的)?\s*"
+                       r"(?:无直接关系|没有?直接关系|关系不大|关联不大|无关|不相关|不直接相关)|"
+                       # "unrelated to serving", "not directly relevant to serving", "tangential to serving"
+                       r"\b(?:unrelated|not (?:directly |really )?(?:related|relevant)|(?:only )?tangential(?:ly related)?)\s+"
+                       r"(?:to\s+)?(?:the\s+)?(?P<un>[A-Za-z][\w.-]*)",
                        re.IGNORECASE)
 _STARS = re.compile(r"(?:⭐|★){1,5}")
 _TOPIC_TOKEN = re.compile(r"[A-Za-z][\w-]*(?:\.md)?")
@@ -122,7 +128,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
         for match in _FORWARD_LIST.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         for match in _ADJACENT.finditer(text):
-            topic = match.group("topic") or match.group("en") or match.group("pre") or ""
+            topic = (match.group("topic") or match.group("en") or match.group("pre") or match.group("zh")
+                     or match.group("un") or "")
             marks.append(Mark("adjacent", topic.lower(), number, text))
         stars = stars_of(text)
         if stars is not None:
