@@ -431,3 +431,23 @@ def test_two_notes_of_one_scout_are_one_witness_in_the_ranking() -> None:
     with_card = Item(key="url:d", sources=["inbox/lin/2027-03-16-a.md", "organized/paper_cards/7-2703-04417.md"])
     score = {i.key: rank_score(i, "net_new", 3, 3) for i in (one_scout, two_scouts, alone, with_card)}
     assert score["url:a"] == score["url:c"] < score["url:b"] == score["url:d"]
+
+
+@pytest.mark.parametrize(("raw", "known", "expected"), [
+    ("25×", "2025 年的评测：吞吐 3.1×", False),
+    ("3.8×", "吞吐 13.85× 于基线", False),
+    ("25×", "最高 1.25× 提速", False),
+    ("25×", "最高 25× 提速", True),
+    ("16,200 tok/s", "SGLang 16,200 tok/s vs vLLM", True),
+    ("16,200 tok/s", "116,200 tok/s", False),
+    ("92.2%", "命中率 1.7%→92.2%", True),
+    ("380 ms", "TTFT 380ms", True),
+])
+def test_a_figure_is_known_only_as_a_whole_number(raw: str, known: str, expected: bool) -> None:
+    from agents.integrator.select import _figure_known
+
+    @dataclass
+    class _Figure:
+        raw: str
+
+    assert _figure_known(_Figure(raw), known) is expected

@@ -107,7 +107,8 @@ def _figure_known(figure: Any, known: str) -> bool:
         return True
     if len(numbers[0].replace(".", "").replace(",", "")) <= 1:
         return figure.raw.replace(" ", "") in known.replace(" ", "")
-    return numbers[0] in known
+    # The number as a number: "25" is not known from "2025" or "1.25", nor "3.8" from "13.85".
+    return re.search(rf"(?<![\d.,]){re.escape(numbers[0])}(?!\d|[.,]\d)", known) is not None
 
 
 _DISTINCT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,}")
