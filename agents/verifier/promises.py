@@ -24,6 +24,7 @@ from agents.scanner.derived import Derivation, decode_mentions, derive_many, enc
 from agents.scanner.mentions import MENTIONS_FORMAT, extract_mentions
 from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
+from agents.verifier.register import serialised
 from state.db import Database
 from state.models import BriefWarning, Mention
 from state.tables.register import PromiseRow, RegisterEntryRow
@@ -47,6 +48,7 @@ def _promise_words(mention: Mention) -> str:
 def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None:
     """Record each dated promise the first day it is seen; record a later source that confirms one."""
     with db.session() as session:
+        serialised(session)  # two topics' runs record the same promise at once: one inserts, the other sees it
         rows = list(session.scalars(select(PromiseRow)))
         for mention in mentions:
             if mention.kind != "promise":

@@ -47,6 +47,7 @@ from state.tables.register import (
 from state.vault_config import REGISTER_PATH
 
 __all__ = [
+    "serialised",
     "REGISTERED_KINDS",
     "ITEM_KINDS",
     "OpenEntry",
@@ -125,7 +126,7 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
     briefs = sorted(briefs, key=lambda b: (b.day or date.min, moments.get(b.path, ""), b.path))
     added = 0
     with db.session() as session:
-        _serialised(session)  # two topics' runs seed the same rows at once: one seeds, the other then sees them
+        serialised(session)  # two topics' runs seed the same rows at once: one seeds, the other then sees them
         known = _vault_rows(session)  # the vault's entry of each number (the register's, else a brief's)
         sightings = {(s.number, s.source, s.role, s.text): s for s in session.scalars(select(RegisterSightingRow))}
 
@@ -311,7 +312,7 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
 _ALLOCATION_LOCK = 0x6261746F6E44  # "batonD": the advisory lock that serialises register writes on PostgreSQL
 
 
-def _serialised(session) -> None:  # type: ignore[no-untyped-def]
+def serialised(session) -> None:  # type: ignore[no-untyped-def]
     """Hold the register's lock for the rest of this transaction (PostgreSQL; SQLite writes one at a time)."""
     if session.get_bind().dialect.name == "postgresql":
         session.execute(sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ALLOCATION_LOCK})
@@ -347,7 +348,7 @@ def _allocate(session, thread: str, warning: BriefWarning, carried_from: str | N
 
     Not the slot's own brief's number for it: that brief is the output being written, never an input.
     """
-    _serialised(session)  # runs of several topics allocate at once: one allocation at a time
+    serialised(session)  # runs of several topics allocate at once: one allocation at a time
     number = _next_number(session, view)
     session.add(RegisterEntryRow(
         number=number, text=warning.text, risk=warning.risk, kind=warning.kind, raised=day.isoformat(),
