@@ -22,6 +22,10 @@ PROMISES = [
     ("The Kestrel maintainers expect to publish weights in Sep 2027", "2027-09-30", "Kestrel"),
     ("FlowCache aims to open-source the kernels by 2027-07", "2027-07-31", "FlowCache"),
     ("Sparrow 宣布将在 2027-06 推出 serving 插件", "2027-06-30", "Sparrow"),
+    ("- Quokka-R：Acme 表示将在 2027-04 开源推理内核", "2027-04-30", "Quokka-R"),
+    ("The HeronKV authors say weights will be out by 2027-05", "2027-05-31", "HeronKV"),
+    ("Lumen 团队打算在 2027 年 6 月发布 v2", "2027-06-30", "Lumen"),
+    ("- Corvid：维护者准备于 2027-08 上线托管版", "2027-08-31", "Corvid"),
 ]
 NOT_PROMISES = [
     "2026-09 发布的论文讲了 KV 卸载",
@@ -34,6 +38,11 @@ NOT_PROMISES = [
     "Roadmap: 2027-04 (no commitment)",
     "预计提速 30%",
     "will ship faster kernels (no date)",
+    "2027-04 的评测显示吞吐 +30%",
+    "v0.31 计划中的功能：sparse attention，时间表未定",
+    "预计下月推出（无具体日期）",
+    "将在 H100 上复现 2027-01 的实验",
+    "the dashboard will be available to the team (2027-02 budget)",
 ]
 
 

@@ -69,7 +69,7 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
             r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
 _PROMISE = re.compile(
-    r"(?P<lead>计划(?!书)|预计|将于|承诺|拟于|预定|说是|宣布将)[^。；\n]{0,12}?"
+    r"(?P<lead>计划(?!书)|预计|将于|将在|会在|承诺|拟于|拟在|预定|说是|宣布将|准备(?:在|于)|打算(?:在|于))[^。；\n]{0,12}?"
     r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
     r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:底|中|初)?)"
     r"[^。；\n]{0,20}?(?<!没有)(?<!未)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|发)"
@@ -78,7 +78,7 @@ _PROMISE = re.compile(
     r"open[- ]sourced|launched)\b[^.;\n]{0,30}?\b(?:in|by|on|for)\s+(?P<when_p>" + _EN_WHEN + r")"
     # English: "plans to release … in March 2027", "will ship by 2027-03", "targeting a Q2 2027 release".
     r"|\b(?P<lead_en>plans? to|will|expects? to|aims? to|is scheduled to|are scheduled to|promis(?:es|ed) to)\s+"
-    r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for)\s+"
+    r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish|be out|be available)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for)\s+"
     r"(?P<when_en>" + _EN_WHEN + r")"
     r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)",
     re.IGNORECASE,
