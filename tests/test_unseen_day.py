@@ -191,3 +191,26 @@ def test_a_caveat_naming_a_highly_rated_item_below_the_cut_is_kept_and_a_low_rat
     # Lumen-2 (⭐⭐) below the cut: its caveat is set aside, listed with the reason.
     assert not any(w.kind == "caveat" and w.subject == "Lumen-2" for w in brief.warnings)
     assert any(a["subject"] == "Lumen-2" and "未入选" in a["reason"] for a in brief.set_aside)
+
+
+def test_the_source_count_is_the_rows_of_the_source_table_a_truncated_note_included(tmp_path: Path) -> None:
+    import re
+
+    root = write_unseen_vault(tmp_path / "vault")
+    (root / "inbox" / "vera").mkdir(parents=True, exist_ok=True)
+    # Cut off mid-sentence (no final newline): read as far as it goes, and said so.
+    (root / "inbox" / "vera" / f"{DAY}T1500-vera-serving.md").write_bytes(
+        "# vera\n\n## prefix 复用\n- serving 侧 prefix 命中率 70%，TTFT 降到 90 ms，抄完表格后补上各".encode())
+    settings = settings_from_env(root, root / ".baton", offline=True, formats=("md",))
+    ctx = api.open_context(settings)
+    outcome = api.run_brief(ctx, "serving", date.fromisoformat(DAY))
+    ctx.db.dispose()
+    text = Path(outcome.drafts[0]).read_text(encoding="utf-8")
+    said = int(re.search(r"来源：读入 (\d+) 份", text).group(1))
+    table = text.split("一、检查过的来源清单", 1)[1].split("未读入的文件", 1)[0]
+    rows = [line for line in table.splitlines() if re.match(r"^(?:inbox|organized)/", line)]
+    assert said == len(rows)
+    [row] = [line for line in rows if "vera-serving" in line]
+    assert "截断" in row
+    unread = text.split("未读入的文件", 1)[1].split("\n\n", 1)[0]
+    assert "vera-serving" not in unread
