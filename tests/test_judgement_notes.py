@@ -161,7 +161,10 @@ def test_a_number_missing_a_digit_is_counted_under_the_full_one_and_listed(tmp_p
     [inc] = [i for i in brief.increments if "2609.30017" in i.arxiv]
     assert "inbox/jay/2026-09-29T1700-jay-b.md" in inc.sources
     assert _where(brief, "2609.3001") == "nowhere"
-    assert "2609.3001 → 2609.30017" in render_markdown(brief)
+    text = render_markdown(brief)
+    assert "2609.3001 → 2609.30017" in text
+    # The header's check line counts it too: "格式错误 0" alone would contradict the list.
+    assert "号码笔误 1 处已按正确号码归并" in text
 
 
 def test_a_section_whose_source_line_has_its_link_below_is_about_that_page(tmp_path: Path) -> None:
