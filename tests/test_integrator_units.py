@@ -211,6 +211,10 @@ def test_density_and_honesty_tell_thin_day_from_broken_input():
     assert silent.broken and silent.silent == ["jay"]
     broken = honesty_statement("inference", "低", [], (3, 8), silent)
     assert "jay" in broken and "静默" in broken and "中位数 8" in broken
+    # Titles holding "/" stay countable: the statement's count is the items it lists.
+    labels = [("vLLM / SGLang 选型决策树", "net_new"), ("arXiv 2609.31415", "net_new"), ("KV 压缩 / 卸载综述", "net_new")]
+    listed = honesty_statement("inference", "高", labels, (3, 8), normal)
+    assert "3 件" in listed and listed.split("NET-new（", 1)[1].split("）", 1)[0].count("；") == 2
 
 
 def test_a_source_listing_line_or_a_log_line_is_not_an_items_title() -> None:

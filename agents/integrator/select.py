@@ -293,7 +293,8 @@ def honesty_statement(
     integrated = [label for label, status in selected if status == "integrated"]
 
     def names(labels: Sequence[str]) -> str:
-        return " / ".join(labels)
+        # "；" between items: titles themselves hold "/" ("vLLM / SGLang 选型"), so "/" would miscount them.
+        return "；".join(labels)
 
     parts = [f"本轮 {topic} 增量密度为「{density}」——"]
     if new:
