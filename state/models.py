@@ -112,6 +112,8 @@ class Increment(_Model):
     urls: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list)
     work_queue: str | None = None
+    # The flag a source says the queue gives the paper, when the queue's snapshot of the day disagrees.
+    work_queue_claim: dict | None = None
     paper_card: int | None = None
     points: list[str] = Field(default_factory=list)
     argument: str = ""

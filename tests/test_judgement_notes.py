@@ -280,3 +280,37 @@ def test_an_open_register_entry_the_living_document_cites_is_carried(tmp_path: P
     brief = run_with_store(root)
     listed = {e["d"] for e in brief.register_open}
     assert "D52" in listed and "D51" not in listed
+
+
+@pytest.mark.parametrize(("line", "flag"), [
+    ("- work-queue 标 Top 0.5。", "Top 0.5"),
+    ("- 队列里是 Top 15，等深读", "Top 15"),
+    ("- queue flag: Top 0.5", "Top 0.5"),
+    ("- flagged Top 0.5 in the work-queue this morning", "Top 0.5"),
+    ("- 精读队列列为 top 15", "Top 15"),
+    ("- Quokka 进了 Top 10 榜单", None),  # a leaderboard, not the queue
+    ("- work-queue 今天没更新", None),
+    ("- Top 0.5% 的请求占了一半显存", None),
+    ("- 排队（queue）延迟 Top 15 ms", None),
+    ("- top-k 采样 0.5", None),
+])
+def test_a_notes_word_on_the_queue_flag(line: str, flag: str | None) -> None:
+    from agents.scanner.queue import claimed_flag
+
+    claim = claimed_flag(line)
+    assert (claim[0] if claim else None) == flag
+
+
+def test_a_queue_flag_the_days_snapshot_does_not_bear_out_is_said_beside_the_queues_own(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/queue").mkdir(parents=True, exist_ok=True)
+    (root / "organized/queue/work-queue.md").write_text(_QUEUE, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-a.md").write_text(
+        "# jay\n\n## Quillstream · arXiv 2609.30017 ⭐⭐⭐⭐\n- KV cache 跨请求复用，TTFT 降 40%，vLLM 原型\n"
+        "- work-queue 标 Top 0.5\n\n## 今日\n- 另见 arXiv 2506.04321（work-queue Top 0.5）、arXiv 2609.30017\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [inc] = [i for i in brief.increments if "2609.30017" in i.arxiv]
+    assert inc.work_queue is None
+    assert inc.work_queue_claim == {"flag": "Top 0.5", "source": "inbox/jay/2026-09-29T1600-jay-a.md", "line": 5}
+    assert "work-queue 当日快照未列此号" in render_markdown(brief)

@@ -52,9 +52,11 @@ from agents.integrator.select import (
     source_health,
 )
 from agents.integrator.summary import refresh_summary, today_counts
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import METADATA_CAVEAT, RISK_ORDER
 from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.excerpt import excerpt
+from agents.scanner.queue import claimed_flag
 from agents.verifier.caveats import is_metadata_caveat
 from agents.verifier.identifiers import certain_repairs, repaired_mentions
 from agents.verifier.register import ITEM_KINDS
@@ -180,6 +182,22 @@ def _record_doubt(warning: BriefWarning) -> str:
         said = said[:max(said.rfind("；"), said.rfind("，"), said.rfind(";"), 1)]
     said = said.rstrip("…。；，;,")
     return f"{said}；见 {warning.sources[0]}" if warning.sources else said
+
+
+def _queue_claim(item: Item) -> dict | None:
+    """A source's word on the item's queue flag that the queue of the day does not bear out (said, not hidden)."""
+    for passage in item.passages:
+        for number, line in [(passage.start, passage.heading), *passage.lines]:
+            claim = claimed_flag(line)
+            if claim is None or claim[0] == (item.queue_flag or ""):
+                continue
+            # On a line naming papers, the flag is the paper's said just before it ("2609.31415（…，Top 0.5）").
+            refs = [r for r in find_arxiv_refs(line) if not r.malformed]
+            before = [r for r in refs if r.start < claim[1]]
+            named = (before[-1] if before else refs[0]).id if refs else None
+            if named is None or named in item.arxiv:
+                return {"flag": claim[0], "source": passage.path, "line": number}
+    return None
 
 
 def _card_age(warning: BriefWarning) -> bool:
@@ -661,7 +679,7 @@ def integrate(
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=[written.get(u, u) for u in item.urls], sources=item.sources,
-            work_queue=item.queue_flag,
+            work_queue=item.queue_flag, work_queue_claim=_queue_claim(item),
             paper_card=item.card.card if item.card is not None else (
                 item.queue_card or (item.vault_card[0] if item.vault_card else None)),
             points=points, argument=argument, credibility=credibility.score,

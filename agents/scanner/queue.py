@@ -9,7 +9,24 @@ from zoneinfo import ZoneInfo
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 
-__all__ = ["QueueRow", "QueueSnapshot", "parse_queue", "latest_snapshot"]
+__all__ = ["QueueRow", "QueueSnapshot", "parse_queue", "latest_snapshot", "claimed_flag"]
+
+# A note saying what the queue flags a paper: "work-queue 标 Top 0.5", "队列里是 Top 15", "queue flag: Top 0.5",
+# "flagged Top 0.5 in the work-queue". The flags are the format spec's (Top 0.5, Top 15).
+_FLAG = r"Top\s*(?:0\.5|15)(?![\d.%]|\s*(?:ms|s\b|×|x\b|倍|%))"
+_CLAIMED = re.compile(
+    r"(?:work-?queue|精读队列|阅读队列|队列|\bqueue\b)[^，。；;\n]{0,12}?(?P<a>" + _FLAG + r")|"
+    r"(?P<b>" + _FLAG + r")[^，。；;\n]{0,16}?(?:work-?queue|精读队列|阅读队列|\bqueue\b)", re.IGNORECASE)
+
+
+def claimed_flag(line: str) -> tuple[str, int] | None:
+    """The queue flag a note's line says a paper has ("Top 0.5") and where on the line it is said; None
+    when the line says none."""
+    match = _CLAIMED.search(line)
+    if match is None:
+        return None
+    flag = re.sub(r"\s+", " ", match.group("a") or match.group("b"))
+    return "Top " + flag[3:].strip(), match.start()
 
 _SNAPSHOT = re.compile(r"^##\s+(\d{4}-\d{2}-\d{2})\s+(\d{1,2}:\d{2})\s*$")
 
