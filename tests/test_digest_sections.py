@@ -322,3 +322,20 @@ def test_a_section_about_what_the_living_document_keeps_an_entry_for_is_carried_
     placed = _placed(_brief(root), path)
     [(name, row)] = [v for where in placed.values() for v in where]
     assert name == "carried" and "已有该条目" in row["reason"] and "Wrenfield Routing Extension" in row["reason"]
+
+
+@pytest.mark.parametrize("other", ["- Corvid 已锚（inference §2，活文档），沿用", "- Corvid：living doc §2 已锚，沿用",
+                                   "- 见 llm-infra.md §2 已锚入，沿用"])
+def test_a_section_number_after_another_documents_name_is_not_the_notes_own_section(tmp_path: Path,
+                                                                                     other: str) -> None:
+    from agents.integrator.cluster import _referenced, passages_of
+
+    text = SUMMARY.format(handover=other)
+    path = "inbox/jay/2026-09-29T2000-jay-evening.md"
+    passages = passages_of(path, text)
+    own = next(p for p in passages if p.heading.startswith("## §2"))
+    _referenced(passages, passages)
+    assert own.references == []
+    handed = passages_of(path, SUMMARY.format(handover="- 转交：§2 → flyp"))
+    _referenced(handed, handed)
+    assert [line for _, line in next(p for p in handed if p.heading.startswith("## §2")).references] == ["- 转交：§2 → flyp"]

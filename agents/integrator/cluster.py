@@ -470,8 +470,18 @@ def _referenced(own: Sequence[Passage], passages: Sequence[Passage]) -> None:
                            rf"(?<![\d.#§A-Za-z]){re.escape(number)}(?![\d.%A-Za-z×x倍])")
         passage.references = [(n, _clause(line, named)) for other in passages if other.start != passage.start
                               for n, line in [(other.start, other.heading), *other.lines]
-                              if not passage.start <= n <= passage.end and named.search(line)
+                              if not passage.start <= n <= passage.end and _names_own(line, named)
                               and (section or _HANDOVER.search(line))]
+
+
+# A section number after a document's name is that document's section: "已锚（inference §2.2）",
+# "活文档 §3.1", "llm-infra.md §1.(3)", "living doc §4" — not the note's own "## §2.2".
+_OTHER_DOCUMENT = re.compile(r"(?:[A-Za-z][\w.-]*|活文档|文档|底本|living[- ]doc(?:ument)?)\s*$", re.IGNORECASE)
+
+
+def _names_own(line: str, named: re.Pattern[str]) -> bool:
+    """The line names the note's own section (not another document's section of the same number)."""
+    return any(not _OTHER_DOCUMENT.search(line[:m.start()]) for m in named.finditer(line))
 
 
 def _clause(line: str, named: re.Pattern[str]) -> str:
