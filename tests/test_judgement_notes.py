@@ -314,3 +314,22 @@ def test_a_queue_flag_the_days_snapshot_does_not_bear_out_is_said_beside_the_que
     assert inc.work_queue is None
     assert inc.work_queue_claim == {"flag": "Top 0.5", "source": "inbox/jay/2026-09-29T1600-jay-a.md", "line": 5}
     assert "work-queue 当日快照未列此号" in render_markdown(brief)
+
+
+def test_a_version_conflict_is_linked_to_each_increment_whose_own_note_writes_a_disputed_version(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "inbox/jay/2026-09-29T1200-jay-c.md").write_text(
+        "# jay · CSDN\n\n## Quokka 生产调优十条 ⭐⭐⭐⭐\n- 作者环境标注 Quokka 0.3.3，A100 ×8，KV cache 调优后 P99 延迟 -60%\n"
+        "- prefix caching 打开后 TTFT 降 35%\n", encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-release.md").write_text(
+        "# jay · release\n\n## Quokka v0.30.0 ⭐⭐⭐⭐\n- https://github.com/quokka-ai/quokka/releases/tag/v0.30.0\n"
+        "- KV cache offload 默认打开，prefill 吞吐 +25%\n", encoding="utf-8")
+    (root / "inbox/tom/2026-09-29T1700-tom-radar.md").write_text(
+        "# tom · radar\n\n## 调度器对比 ⭐⭐⭐⭐\n- https://blog.example.org/schedulers\n"
+        "- 对比了 Quokka 与 Corvid 的 KV cache 调度，TTFT 差 20%\n", encoding="utf-8")
+    brief = _brief(root)
+    [conflict] = [w for w in brief.warnings if w.kind == "version_conflict"]
+    csdn = [i for i in brief.increments if (i.key or "").endswith("jay-c.md")]
+    other = [i for i in brief.increments if "blog.example.org" in " ".join(i.urls)]
+    assert csdn and conflict.id in csdn[0].warnings
+    assert not other or conflict.id not in other[0].warnings  # names Quokka, writes no version

@@ -92,9 +92,26 @@ def _warnings_for(item: Item, warnings: Sequence[BriefWarning]) -> list[BriefWar
     found = []
     for warning in warnings:
         text = " ".join(filter(None, [warning.subject, warning.key, warning.text]))
-        if mentions_item(text, item) or (warning.kind in ("caveat", "number_conflict") and _about(warning, item)):
+        if mentions_item(text, item) or (warning.kind in ("caveat", "number_conflict") and _about(warning, item)) \
+                or _states_version(warning, item):
             found.append(warning)  # a caveat on a line of the item's own passage qualifies the item
     return found
+
+
+def _states_version(warning: BriefWarning, item: Item) -> bool:
+    """A version conflict is about an item whose own passage writes one of the disputed versions after
+    the name ("作者环境标注 vLLM 0.3.3"): the item passes the doubtful version on."""
+    if warning.kind != "version_conflict" or not set(warning.sources) & set(item.sources):
+        return False
+    parts = (warning.key or "").split(":")
+    name, versions = (parts[-2], parts[-1].split(",")) if len(parts) >= 3 else (warning.subject or "", [])
+    if not name or not versions:
+        return False
+    stated = re.compile(rf"(?<![\w-]){re.escape(name)}[^，。；;\n]{{0,12}}?v?(?:{'|'.join(map(re.escape, versions))})(?![\d.])",
+                        re.IGNORECASE)
+    # A note's own words, not a brief relaying them (another topic's brief restates its sources).
+    return any(stated.search(line) for p in item.passages if p.path in warning.sources and not is_brief_path(p.path)
+               for _, line in p.lines)
 
 
 def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | None, credibility: int,
