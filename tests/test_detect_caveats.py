@@ -50,6 +50,12 @@ CAVEATS = [
     ("- 论文说在 TRT-LLM 上同样适用，但没做实测", "待核实"),
     ("- claims it carries over to SGLang; untested there", "待核实"),
     ("- the batching engines were not measured, only argued", "待核实"),
+    # Not yet read closely: the claim stands on a skim.
+    ("- 评测协议那节明天细读（数据集公开吗？）", "待核实"),
+    ("- 附录还没细读，表 3 的 40% 先照抄", "待核实"),
+    ("- 回头读 PDF 再确认 2.1×", "待核实"),
+    ("- will read the protocol in full tomorrow; the 30% is from the abstract", "待核实"),
+    ("- I'll read the appendix later, the 2x is unchecked", "待核实"),
 ]
 NOT_CAVEATS = [
     "> 评级：⭐ = 价值；⚠ = 可信度打折",
@@ -78,6 +84,11 @@ NOT_CAVEATS = [
     "- 实测环境：8×H100，vLLM 0.30，batch 64",
     "- tested on 4 GPUs and 2 models; results in table 3",
     "- 前提条件都已满足，数字和表 2 核对一致",
+    "- 明天细读的那篇已经读完了，数字对得上",
+    "- 细读了全文，结论成立",
+    "- I read it closely; numbers match table 2",
+    "- 明天再发一版简报",
+    "- read later: nothing here",
 ]
 
 

@@ -63,7 +63,11 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bgains? (?:drop|shrink|vanish)(?:s)? (?:when|under|if)\b", re.IGNORECASE)),
     ("待核实", re.compile(
         r"待核(?:实|对|查)?|待确认|待验证|未核(?:实|对|查)?(?!心)|未证实|未复现|没人复现|无人复现|需(?:要)?(?:读全文|核对|核实|复现)|要看表|"
-        r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|可以自己(?:测|跑|复现)|(?:我们|自己)(?:来)?复现一下|"
+        r"待(?:读|看)(?:全文|原文|正文|论文)|只(?:看|读)了?摘要|仅(?:有)?摘要(?:级)?信息|"
+        # read later, not yet read closely: "评测协议部分明天细读", "还没细读", "回头读 PDF", "will read it in full tomorrow"
+        r"(?:明天|明日|稍后|回头|之后|下周|改天|晚点)再?(?:细读|精读|细看|读全文|看全文|读\s*PDF|看\s*PDF)|待细读|(?:还没|尚未|未)(?:细读|精读)|"
+        r"(?:\bwill|'ll|\bto) read (?:it |this |the (?:paper|pdf|protocol|appendix) )?(?:in full |properly |closely )?"
+        r"(?:later|tomorrow|next week)\b|可以自己(?:测|跑|复现)|(?:我们|自己)(?:来)?复现一下|"
         r"\bwe (?:can|could|should) (?:test|reproduce|benchmark) (?:it|this)\b|"
         r"\babstract[- ]only\b|\bonly (?:read )?the abstract\b|\bfull (?:text|paper) (?:not (?:yet )?read|pending)\b|"
         r"\bneeds? (?:checking|verification|to be (?:checked|verified))\b|\bunverified\b|"
