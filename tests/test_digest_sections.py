@@ -339,3 +339,54 @@ def test_a_section_number_after_another_documents_name_is_not_the_notes_own_sect
     handed = passages_of(path, SUMMARY.format(handover="- 转交：§2 → flyp"))
     _referenced(handed, handed)
     assert [line for _, line in next(p for p in handed if p.heading.startswith("## §2")).references] == ["- 转交：§2 → flyp"]
+
+
+ROUTED = """# jay · 午间合集
+
+## 1. Rowan 调度器的 prefill 分批 ⭐⭐⭐⭐
+- 把长 prompt 的 prefill 切成 512 token 一批，和 decode 交错跑
+- vLLM 上 TTFT p99 从 2.1 s 降到 0.9 s
+
+## 2. Quokka 网关的 KV cache 路由 ⭐⭐⭐
+- 网关层按 KV cache 命中路由，vLLM 的 prefill 与 decode 节点独立扩缩
+- 作者说 vLLM 和 SGLang 都能接
+
+## 3. 向量库选型 ⭐⭐⭐
+- Milvus vs PGVector，亿级用 Milvus
+- 召回 top-50 再 rerank，vLLM 跑 reranker 的 KV cache 也能复用
+
+## 小结
+{summary}
+"""
+
+
+@pytest.mark.parametrize(("summary", "kept", "out"), [
+    ("- inference 相关：§1 Rowan 调度器\n- 其余是网关 / 向量库，转 stephen（应用线）", {"Rowan"}, {"Quokka", "向量库"}),
+    ("- inference 相关：1、2\n- 其他部分交给 tom（rag）", {"Rowan", "Quokka"}, {"向量库"}),
+    ("- inference: §2 only\n- the rest goes to tom (rag)", {"Quokka"}, {"Rowan", "向量库"}),
+])
+def test_a_summary_keeping_some_sections_for_the_topic_and_routing_the_rest_excludes_the_rest(
+        tmp_path: Path, summary: str, kept: set[str], out: set[str]) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1230-jay-noon.md"
+    (root / path).write_text(ROUTED.format(summary=summary), encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    rows = [(name, row) for where in placed.values() for name, row in where]
+    excluded = " ".join(row["title"] for name, row in rows if name == "excluded" and "其余转交" in row["reason"])
+    elsewhere = " ".join(row["title"] for name, row in rows if name != "excluded")
+    assert all(word in excluded for word in out), rows
+    assert all(word in elsewhere and word not in excluded for word in kept), rows
+
+
+@pytest.mark.parametrize("summary", [
+    "- 其余是网关 / 向量库，转 stephen",  # no line says which sections are the topic's
+    "- training 相关：§3\n- 其余转 tom",  # another topic's sections named
+    "- inference 相关：见上\n- 其余转 tom",  # no section named
+])
+def test_a_rest_line_without_the_topics_own_list_routes_nothing(tmp_path: Path, summary: str) -> None:
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T1230-jay-noon.md"
+    (root / path).write_text(ROUTED.format(summary=summary), encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    rows = [row for where in placed.values() for _, row in where]
+    assert not any("其余转交" in str(row.get("reason", "")) for row in rows)

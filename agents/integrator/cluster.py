@@ -84,6 +84,9 @@ class Item:
     queue_title: str | None = None
     title: str | None = None  # a note digest's title (the note's own heading)
     remarks: list[str] = field(default_factory=list)  # a note digest's lines about what the note holds per topic
+    # A note digest's summary lines that route its sections by topic: "inference 相关：§1 …" then
+    # "其余 … 转 tom（rag）": (line, text), read by ``scope.passage_verdicts``.
+    routing: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def agents(self) -> set[str]:
@@ -290,7 +293,7 @@ def cluster_items(
             elif passage is not None and passage.subject:
                 placed_figures.append((sorted(passage.subject)[0], mention))
 
-        digests.extend(_note_digest(source, text, source_passages, anchors_by_line, found, shift))
+        digests.extend(_note_digest(source, text, source_passages, anchors_by_line, found, shift, first))
         shifts[source] = shift
 
     cards_by_id = {str(card.arxiv): card for card in cards}
@@ -497,7 +500,7 @@ def _clause(line: str, named: re.Pattern[str]) -> str:
 
 
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
-                 found: Sequence[Mention], shift: int) -> list[Item]:
+                 found: Sequence[Mention], shift: int, first: int = 1) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
 
     Scouts rate sections they think matter (``## §4 vLLM 生产 10 大坑 ⭐⭐⭐⭐``); a section with no arXiv
@@ -538,7 +541,30 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
         lead.extend(passage.lines)
     remarks += [line.strip() for _, line in lead if NO_NEW_DATA.search(line)]
     return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names, remarks=remarks,
-                 sources=[source], figures=figures, passages=own, title=title)]
+                 sources=[source], figures=figures, passages=own, title=title,
+                 routing=_routing_lines(text, own, first))]
+
+
+# "其余是 RAG / VecDB，转 tom", "其他部分交给 stephen", "the rest goes to flyp", "everything else → ann".
+_THE_REST = re.compile(r"(?:其余|其他(?:部分|几条|各段)?|剩下的?|the rest|everything else|all others|remaining sections)"
+                       r"[^\n]{0,40}?(?:转|交给|移交|→|->|⇒|\bforward|\bhand|\bgoes to\b|\bto\b\s+[A-Za-z])",
+                       re.IGNORECASE)
+
+
+def _routing_lines(text: str, own: Sequence[Passage], first: int) -> list[tuple[int, str]]:
+    """The lines outside the digested sections that route "the rest" elsewhere, with the line before
+    each that says which sections are kept ("inference 相关：§1 …")."""
+    inside = {n for p in own for n in range(p.start, p.end + 1)}
+    lines = text.split("\n")
+    found: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        number = index + first
+        if number in inside or not _THE_REST.search(line):
+            continue
+        if index > 0 and (number - 1) not in inside and lines[index - 1].strip():
+            found.append((number - 1, lines[index - 1]))
+        found.append((number, line))
+    return found
 
 
 class MistakenNumber(NamedTuple):

@@ -344,6 +344,34 @@ class PassageVerdict(NamedTuple):
     reason: str
 
 
+_SECTION_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:§\s*)?(\d{1,2}(?:\.\d+)*)(?:[.、)]|\s)")
+# The sections a routing line lists: "§1 / §3", "1、2", "§2 only"; a count or a figure is no label.
+_LISTED_LABEL = re.compile(r"§\s*(\d{1,2}(?:\.\d+)*)(?![\d.])|"
+                           r"(?<![\d.§A-Za-z])(\d{1,2})(?![\d.]|\s*(?:%|ms|s\b|×|x\b|倍|个|条|件|份|篇|项|GB|k\b))")
+
+
+def _section_label(heading: str) -> str | None:
+    match = _SECTION_LABEL.match(heading)
+    return match.group(1) if match else None
+
+
+def _routed(item: Item, rules: ScopeRules) -> tuple[set[str], tuple[int, str] | None]:
+    """(labels a note's summary keeps for this topic, the line routing the rest elsewhere): from
+    "inference 相关：§1 vLLM 生产 10 大坑" followed by "其余是 RAG / VecDB，转 tom". None when the note
+    does not route its sections by topic."""
+    routing = getattr(item, "routing", [])
+    for (number, line), (rest_number, rest) in zip(routing, routing[1:], strict=False):
+        if rest_number != number + 1:
+            continue
+        head = re.split(r"相关|[：:]", line, maxsplit=1)[0]
+        if not _targets(head, rules)[0]:
+            continue
+        labels = {a or b for a, b in _LISTED_LABEL.findall(line.split("：", 1)[-1].split(":", 1)[-1])}
+        if labels:
+            return labels, (rest_number, rest)
+    return set(), None
+
+
 def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     """Each passage of a note digest judged on its own words and marks.
 
@@ -353,8 +381,14 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     relevance; the rest are the digest's news.
     """
     verdicts = []
+    kept_labels, routed = _routed(item, rules)
     for passage in item.passages:
         lines = [(passage.start, passage.heading), *passage.lines]
+        label = _section_label(passage.heading)
+        if routed is not None and label is not None and label not in kept_labels:
+            verdicts.append(PassageVerdict(passage, "excluded", f"来源小结只列 §{' / §'.join(sorted(kept_labels))} 为本主轴相关，"
+                                           f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
+            continue
         marks = read_marks(lines)
         status = next((m for kind in ("discard", "carried", "anchored") for m in marks if m.kind == kind), None)
         if status is not None:
