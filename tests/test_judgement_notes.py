@@ -333,3 +333,26 @@ def test_a_version_conflict_is_linked_to_each_increment_whose_own_note_writes_a_
     other = [i for i in brief.increments if "blog.example.org" in " ".join(i.urls)]
     assert csdn and conflict.id in csdn[0].warnings
     assert not other or conflict.id not in other[0].warnings  # names Quokka, writes no version
+
+
+@pytest.mark.parametrize(("line", "point"), [
+    ("- https://arxiv.org/html/2703.04417v1 · 分类 cs.DC", None),  # where it is and its category: no point
+    ("- <https://arxiv.org/abs/2703.04417>（2027-02 的论文，今天在 HN 上被翻出来，之前漏了）",
+     "2027-02 的论文，今天在 HN 上被翻出来，之前漏了"),
+    ("- https://doi.org/10.48550/arXiv.2703.04417 （v2 2027-03-02，代码和权重都开源了）", "v2 2027-03-02，代码和权重都开源了"),
+    ("- https://lumen.example/blog — 作者博客，讲了 prefill 分批为什么能省 30% 显存", "作者博客，讲了 prefill 分批为什么能省 30% 显存"),
+    ("- https://lumen.example/blog", None),
+])
+def test_a_key_point_led_by_its_link_is_what_follows_the_link(line: str, point: str | None) -> None:
+    from agents.integrator.cluster import cluster_items
+    from agents.integrator.increment_text import key_points
+    from agents.integrator.select import Judgement
+    from agents.scanner.mentions import extract_mentions
+    from tests.test_integrator_units import _File
+
+    note = _File("inbox/jay/2027-03-16T0900-x.md", f"## Lumen-KV · arXiv 2703.04417 ⭐⭐⭐⭐\n{line}\n"
+                 "- 方案：主缓存 + 稀疏差分，prefill 快 1.9×\n")
+    [item] = [i for i in cluster_items(extract_mentions(note.path, note.body), [note]) if i.arxiv == ["2703.04417"]]
+    points = [p.rsplit("（inbox/", 1)[0] for p in key_points(item, Judgement("net_new"))]
+    assert not any("http" in p for p in points)
+    assert (point in points) if point else points == ["方案：主缓存 + 稀疏差分，prefill 快 1.9×"]

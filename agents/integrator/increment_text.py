@@ -47,6 +47,7 @@ _ONLY_REFS = re.compile(r"(?:https?://[^\s；;，,（）()]+|(?:arXiv\s*[:：]?\
 # A line that is links with labels ("论文：https://…；可视化：https://…"): where the item is, not what it says.
 _LINK_LABELS = re.compile(r"^(?:(?:[\w\u4e00-\u9fff]{1,8}\s*[:：]\s*)?https?://\S+?(?:\s*[；;，,、]\s*|\s+|$))+$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、])\s+")
+_LEADING_LINK = re.compile(r"^\s*<?https?://[^\s<>（(]+>?")
 
 
 def _clean(text: str) -> str:
@@ -185,6 +186,14 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
         if text.lstrip().startswith("#"):
             return  # a heading names the item (its title), it is no point of it
         cleaned = _clean(text)
+        lead = _LEADING_LINK.match(cleaned)
+        if lead:  # "https://… · 分类 cs.CR", "<https://…>（…）": the link is the item's URL; the point is what follows
+            rest = cleaned[lead.end():].strip(" ·—–-:：,，;；")
+            if rest.startswith(("（", "(")) and rest.endswith(("）", ")")):
+                rest = rest[1:-1].strip()
+            if len(re.sub(r"[\s\W_]", "", rest)) < 12:
+                return
+            cleaned = rest
         if len(_ONLY_REFS.sub("", cleaned)) < 6 or _LINK_LABELS.match(cleaned.strip()) or cleaned in seen \
                 or cleaned.endswith(("：", ":")):  # a lead-in to the lines under it says nothing itself
             return  # a bare link or number is where the item is, not what it says
