@@ -333,6 +333,9 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
     # Words of the name stay: a sequel, a hardware bracket, a word that merely starts like a label.
     ("## vLLM 生产 10 大坑（续篇）⭐⭐⭐⭐", "vLLM 生产 10 大坑（续篇）"),
     ("## Tiered KV cache（H100）", "Tiered KV cache（H100）"),
+    # A bracket the identifier was taken out of keeps what else it held, without the dangling comma.
+    ("Quokka 压缩新标杆（paper_card 1417，arXiv 2703.04417）", "Quokka 压缩新标杆（paper_card 1417）"),
+    ("Lumen-KV（arXiv 2703.04417）", "Lumen-KV"),
 ])
 def test_a_title_is_the_name_without_the_notes_labels_and_reading_marks(heading: str, title: str) -> None:
     assert tidy_title(heading) == title

@@ -71,7 +71,8 @@ def tidy_title(text: str) -> str:
             break
         title = stripped
     # Removing the identifier can leave "（ ，…" or "（ ）" behind.
-    title = re.sub(r"[（(]\s*[)）]", "", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title)).strip(" ·—-:：|")
+    title = re.sub(r"\s*[，,、]\s*([)）])", r"\1", re.sub(r"([（(])\s*[，,]?\s*", r"\1", title))
+    title = re.sub(r"[（(]\s*[)）]", "", title).strip(" ·—-:：|")
     # A bracket left holding only status words and dates ("（· 沿用 9-27 ）"): a mark, not part of the name.
     title = re.sub(r"\s*[（(][\s·,，]*(?:沿用|续立|续用|已锚入?|新增|承接)?[\s·]*(?:\d{1,2}-\d{1,2})?[\s·]*[)）]\s*$", "", title)
     for left, right in (("（", "）"), ("(", ")")):
