@@ -148,6 +148,9 @@ class BriefWarning(_Model):
     decision: str | None = None
     # A new number for a finding a brief wrote under a number that names another thing ("<path> D195").
     renumbered_from: str | None = None
+    # How the brief names this warning when its kind's label would mislead (a scout's risk flag on a
+    # finding is no doubt about it: "来源标注风险", not "来源自注存疑"); None: the kind's label.
+    label: str | None = None
 
     @field_validator("kind")
     @classmethod

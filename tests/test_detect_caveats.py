@@ -305,3 +305,13 @@ def test_a_record_doubt_is_one_warning_per_paper_and_known_as_such() -> None:
     result = [w for w in warnings if not is_metadata_caveat(w)]
     assert len(record) == 1 and len(result) == 1
     assert "单一测试条件" in result[0].text and "元数据待核" in record[0].text
+
+
+def test_a_flagged_heading_is_reported_as_the_scouts_risk_not_as_a_doubt() -> None:
+    body = ("## 线索3 HeronKV × Lumen-9B：滑窗层 snapshot 陷阱 ⚠⚠⚬\n- Lumen-9B 40 层里 30 层是滑窗注意力\n"
+            "- HeronKV 的前缀缓存对滑窗层要存快照，长 prompt 显存翻倍\n\n## 线索4 QuillServe\n- 吞吐 2.1×，厂商自测 ⚠⚬\n")
+    warnings = {w.subject: w for w in check_caveats(extract_mentions("inbox/x/2027-03-16-radar.md", body))}
+    risk = next(w for s, w in warnings.items() if s and "HeronKV" in s)
+    assert risk.label == "来源标注风险" and "风险注记" in risk.action and risk.risk == "中"
+    doubt = next(w for s, w in warnings.items() if s and "QuillServe" in s)
+    assert doubt.label is None and "作者自报" in doubt.text

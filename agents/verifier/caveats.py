@@ -132,6 +132,9 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         if key.startswith("correction:"):
             risk = max(risk, "中", key=RISK_ORDER.index)  # something already written may be wrong
             action = "按更正核对活文档与此前简报中的对应说法，必要时改写并注明更正来源"
-        warnings.append(make_warning("caveat", f"{subject}：{_said(labels)}——{where}。", risk, action, sources,
-                                     subject, key))
+        flagged = labels == "来源标注风险"  # the scout flags a finding as a risk: reported as one, not as a doubt
+        if flagged:
+            action = "作为风险注记写入对应条目（注明来源与适用条件）；核对原文后再作结论"
+        warning = make_warning("caveat", f"{subject}：{_said(labels)}——{where}。", risk, action, sources, subject, key)
+        warnings.append(warning.model_copy(update={"label": "来源标注风险"}) if flagged else warning)
     return warnings
