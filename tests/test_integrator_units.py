@@ -458,3 +458,18 @@ def test_a_figure_is_known_only_as_a_whole_number(raw: str, known: str, expected
         raw: str
 
     assert _figure_known(_Figure(raw), known) is expected
+
+
+def test_one_name_under_two_numbers_in_the_lists_is_told_on_both_entries_and_a_list_title_is_not() -> None:
+    from agents.integrator.compose import _same_name_told
+
+    excluded = [{"title": "Lattice-KV Attack", "arxiv": ["2703.01111"], "reason": "正文无主轴关键词"}]
+    below = [{"title": "Lattice-KV Attack", "arxiv": ["2603.01111"], "reason": "仅见于简报"},
+             {"title": "Quokka / Lumen 对比", "arxiv": ["2703.02222"], "reason": "得分低"},
+             {"title": "Quokka / Lumen 对比", "arxiv": ["2703.03333"], "reason": "得分低"}]
+    carried = [{"title": "Corvid", "arxiv": ["2703.04444"], "reason": "已锚"}]
+    _same_name_told(excluded, carried, below, [])
+    assert excluded[0]["reason"].endswith("同名条目另有 arXiv 2603.01111（未入选），号码待核对")
+    assert "arXiv 2703.01111（主轴外）" in below[0]["reason"]
+    assert below[1]["reason"] == below[2]["reason"] == "得分低"  # a title listing two subjects names neither
+    assert carried[0]["reason"] == "已锚"

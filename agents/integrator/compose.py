@@ -725,6 +725,7 @@ def integrate(
                    if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed
                    and key not in repairs)
     health = source_health(today_counts(scan), history_counts)
+    _same_name_told(excluded, carried, below_cut, increments)
     statuses = [inc.status for inc in increments]
     density = density_of(statuses)
     labels = [(f"arXiv {inc.arxiv[0]}" if inc.arxiv else inc.title, inc.status) for inc in increments]
@@ -755,6 +756,35 @@ def integrate(
         brief.llm_model = session.provider.name
         brief.llm_notes = list(session.notes)
     return brief
+
+
+_LIST_ZH = {"excluded": "主轴外", "carried": "已锚定沿用", "below_cut": "未入选", "increment": "增量"}
+
+
+def _same_name_told(excluded: list[dict], carried: list[dict], below_cut: list[dict],
+                    increments: Sequence[Increment]) -> None:
+    """One name under two arXiv numbers in the brief's lists: each entry says where the other stands,
+    so a reader sees the pair (which number is right is the id check's, when a first-hand source has both)."""
+    rows: list[tuple[str, str, str, dict | None]] = [
+        ("increment", inc.title, inc.arxiv[0], None) for inc in increments if inc.arxiv]
+    rows += [(name, str(entry.get("title") or ""), entry["arxiv"][0], entry)
+             for name, entries in (("excluded", excluded), ("carried", carried), ("below_cut", below_cut))
+             for entry in entries if entry.get("arxiv")]
+    by_name: dict[str, list[tuple[str, str, dict | None]]] = {}
+    for name, title, number, entry in rows:
+        if re.search(r"[/、+＋;；]|\band\b", title):
+            continue  # a title listing several subjects names none of them alone
+        key = re.sub(r"[\W_]+", "", title.split("：")[0].lower())
+        if len(key) >= 6 and key != re.sub(r"\W+", "", number):
+            by_name.setdefault(key, []).append((name, number, entry))
+    for group in by_name.values():
+        numbers = {number for _, number, _ in group}
+        if len(numbers) < 2:
+            continue
+        for _, number, entry in group:
+            others = "、".join(sorted({f"arXiv {n}（{_LIST_ZH[k]}）" for k, n, _ in group if n != number}))
+            if entry is not None:
+                entry["reason"] = f"{entry.get('reason') or ''}；同名条目另有 {others}，号码待核对".lstrip("；")
 
 
 def _coordination_lines(scan: WindowScan, limit: int = 40) -> list[dict]:
