@@ -245,6 +245,8 @@ class Brief(_Model):
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)
     register_closed: list[dict] = Field(default_factory=list)
+    # Open register entries of other topics (no term, citation, slot or window paper of this one): named, not carried.
+    register_elsewhere: list[dict] = Field(default_factory=list)
     # LLM mode (issue 10): the model that worded the brief, what fell back to the rules and why, and the
     # scope moves of its second opinion ({key, title, from, to, reason}). Empty without a model.
     llm_model: str | None = None

@@ -10,7 +10,7 @@ import pytest
 
 from agents.integrator.cluster import cluster_items
 from agents.integrator.credibility import score_credibility
-from agents.integrator.increment_text import tidy_title
+from agents.integrator.increment_text import bullet_name, tidy_title
 from agents.integrator.scope import ScopeRules, judge_scope
 from agents.integrator.sections import propose_section
 from agents.integrator.select import density_of, honesty_statement, judge_status, source_health
@@ -473,3 +473,18 @@ def test_one_name_under_two_numbers_in_the_lists_is_told_on_both_entries_and_a_l
     assert "arXiv 2703.01111（主轴外）" in below[0]["reason"]
     assert below[1]["reason"] == below[2]["reason"] == "得分低"  # a title listing two subjects names neither
     assert carried[0]["reason"] == "已锚"
+
+
+@pytest.mark.parametrize(("bullet", "numbers", "name"), [
+    ("FlowKV（arXiv 2610.00111）/ StashAttn（arXiv 2610.00222）：邻接登记——两篇互补", ["2610.00222"], "StashAttn"),
+    ("FlowKV（arXiv 2610.00111）/ StashAttn（arXiv 2610.00222）：邻接登记", ["2610.00111"], "FlowKV"),
+    ("Alpha 2610.00333、Beta 2610.00444: both measured on A100", ["2610.00444"], "Beta"),
+    ("vLLM / SGLang 对比（arXiv 2610.00555）：同一机器", ["2610.00555"], "vLLM / SGLang 对比"),
+    ("Gamma（arXiv 2610.00666）：单篇", ["2610.00666"], "Gamma"),
+])
+def test_a_bullet_naming_several_papers_names_each_by_its_own_part(bullet: str, numbers: list[str], name: str) -> None:
+    """Each paper of a shared living-document bullet is named by the part holding its number, not the whole head."""
+    from agents.integrator.cluster import Item
+
+    item = Item(key=f"arxiv:{numbers[0]}", arxiv=numbers)
+    assert bullet_name(bullet, item) == name

@@ -91,6 +91,24 @@ def _nameable(title: str) -> bool:
     return len(title) >= 4 and not _NOT_A_NAME.search(title)
 
 
+# Where a living-document bullet names several things before its colon ("A（arXiv x）/ B（arXiv y）："),
+# the parts are separated by a slash, "、", "+" or a semicolon; the part holding the item's own number names it.
+_NAME_PARTS = re.compile(r"\s*(?:/|／|、|\+|；|;)\s*")
+_IDENTIFIER = re.compile(r"\b\d{4}\.\d{4,5}\b|https?:")
+
+
+def bullet_name(text: str, item: Item) -> str:
+    """The name a living-document bullet gives the item: its head, or the part of it naming the item's number."""
+    head = re.split(r"[：:]", text, maxsplit=1)[0]
+    parts = [part for part in _NAME_PARTS.split(head) if part.strip()]
+    if sum(bool(_IDENTIFIER.search(part)) for part in parts) > 1:  # "vLLM / SGLang 对比（arXiv x）" is one name
+        for number in [*item.arxiv, *item.urls]:
+            own = [part for part in parts if number in part]
+            if len(own) == 1:
+                return tidy_title(own[0])
+    return tidy_title(head)
+
+
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
         return tidy_title(item.passages[0].heading) or item.title or item.key
@@ -105,7 +123,7 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if judgement and judgement.bullets and not own and item.card is None and not item.queue_title:
         # Only listed in passing today: the living document's own name for it reads better than a table cell.
         for _, bullet in judgement.bullets:
-            title = tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+            title = bullet_name(bullet.text, item)
             if _nameable(title):
                 return title
     if item.title:
@@ -120,7 +138,7 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.
     for _, bullet in judgement.bullets if judgement else []:
-        title = tidy_title(re.split(r"[：:]", bullet.text, maxsplit=1)[0])
+        title = bullet_name(bullet.text, item)
         if _nameable(title):
             return title
     for mention in item.anchors:

@@ -45,6 +45,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief.stats.arxiv_failure, brief.stats.arxiv_failure_kind = outage.get("reason"), outage.get("kind")
     brief.register_open = verified.get("register_open", [])
     brief.register_closed = verified.get("register_closed", [])
+    brief.register_elsewhere = verified.get("register_elsewhere", [])
     brief.review_notes = [
         f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
         for d in ctx.store.decisions(state.thread) if d.action == "reject"

@@ -218,7 +218,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
 
     for path, mark in marks:
         if mark.kind == "adjacent" and mark.value in ours:
-            return TopicFit(False, relevance, f"来源标注「{rules.topic} 主轴仅邻接」（{_where(path, mark)}）")
+            return TopicFit(False, relevance, f"来源标注不属本主轴：「{_quote(mark.text)}」（{_where(path, mark)}）")
     placed_here = placed_else = forwarded = None
     for path, mark in marks:
         if mark.kind == "placed":

@@ -40,7 +40,8 @@ def summary_lines(brief: Brief, limits: tuple[int, int]) -> list[str]:
                  f"（{' / '.join(integrated) or '—'}）；可引用列表共 {len(citable)} 个")
     carried = sum(1 for w in warnings if w.carried_from)
     lines.append(f"警示：{len(warnings)} 条（沿用 {carried} / 新增 {len(warnings) - carried}）；另有登记簿未闭合条目 "
-                 f"{len(brief.register_open)} 件逐条沿用（见第三节）")
+                 f"{len(brief.register_open)} 件逐条沿用（见第三节）"
+                 + (f"；{len(brief.register_elsewhere)} 件属其他主题，列名不沿用" if brief.register_elsewhere else ""))
     read = sum(1 for s in brief.sources if s.status in ("read", "truncated"))
     lines.append(f"来源：读入 {read} 份，未读 {len(brief.sources) - read} 份（原因见第一节）；主轴外条目排除 "
                  f"{len(brief.excluded)} 件；已锚定沿用 {len(brief.carried)} 件；未入选 {len(brief.below_cut)} 件")

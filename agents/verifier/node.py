@@ -167,14 +167,17 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # The numbers the living document cites in its anchored bullets ("…（D173）〔v3.36〕"): its open questions.
     cited = {f"D{n}" for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
              for n in re.findall(r"(?<![A-Za-z0-9])D(\d{2,})(?!\d)", str(bullet.text))}
-    register_open = [
-        {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
-        for e in open_entries(ctx.db, scan.end, own, superseded)
-        if e.d not in carried and (relevance(e.text, scan.topic.keywords) >= 1
-                                   or e.d in cited  # the living document names it: this topic's question
-                                   or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
-                                   or any(i in e.text for i in window_ids))  # about a paper the window names
-    ]
+    register_open, register_elsewhere = [], []
+    for e in open_entries(ctx.db, scan.end, own, superseded):
+        if e.d in carried:
+            continue
+        ours = (relevance(e.text, scan.topic.keywords) >= 1
+                or e.d in cited  # the living document names it: this topic's question
+                or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
+                or any(i in e.text for i in window_ids))  # about a paper the window names
+        entry = {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
+        # Another topic's open question is named, not silently left out: the reader sees what was set aside.
+        (register_open if ours else register_elsewhere).append(entry if ours else {**entry, "source": e.source})
     listed = {e["d"]: e for e in register_open}
     for w in carried_collisions:  # one line per number: a collision on a listed number is said on its line
         note = f"编号冲突（{w.carried_from}）：{w.text}"
@@ -186,6 +189,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
             register_open.append(listed[w.register])
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
+        "register_elsewhere": register_elsewhere,
         "register_closed": closed_on(ctx.db, scan.day),
         "superseded": sorted(superseded),  # days the vault's slot briefs record (for the integrator's numbers)
         "arxiv": [e.model_dump(mode="json") for e in entries],
