@@ -72,6 +72,11 @@ SLOTS = [Slot(agent="mei", name="digest", pattern="x", due="09:00"),
     ("mei no delivery yet", [("mei/digest", DAY, "open", None)]),
     ("otto delivered the slides", []),
     ("lin radar 补交完成", [("lin/radar", DAY, "late", None)]),
+    # Not seen, in a status table or in words.
+    ("| lin | radar | 10:00 | ❌ 没看到 —— 第 9 日 |", [("lin/radar", DAY, "open", 9)]),
+    ("mei digest 到现在还没收到", [("mei/digest", DAY, "open", None)]),
+    ("otto evening: not seen as of 12:45", [("otto/evening", DAY, "open", None)]),
+    ("| mei | digest | 09:00 | ✅ 08:41 |", [("mei/digest", DAY, "met", None)]),
     # Negations claim the slot met.
     ("lin radar 并非缺口（请假已登记）".replace("（请假已登记）", ""), [("lin/radar", DAY, "met", None)]),
     ("mei digest is not a gap", [("mei/digest", DAY, "met", None)]),

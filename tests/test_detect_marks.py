@@ -32,6 +32,17 @@ MARKS = [
     ("- unrelated to serving; a training-side loader", "adjacent"),
     ("- not directly relevant to serving, kept for the record", "adjacent"),
     ("- tangential to serving at best", "adjacent"),
+    # Kept out of the topic in other words, or a card category the scout calls a mistake.
+    ("- Tern-Opt：纯预训练优化器，和 serving 没关系", "adjacent"),
+    ("- Tern-Opt、Gauge-Bench 不进 serving", "adjacent"),
+    ("- 训练侧论文，serving 这边不收", "adjacent"),
+    ("- 不归 serving，交给训练线", "adjacent"),
+    ("- 主分类写成 serving 是分类器的错", "adjacent"),
+    ("- 主分类 serving 为分类器误判", "adjacent"),
+    ("- category misclassified as serving; it is a pretraining paper", "adjacent"),
+    ("- not for serving: a data-loader paper", "adjacent"),
+    ("- out of scope for serving (training only)", "adjacent"),
+    ("- doesn't belong in serving", "adjacent"),
     ("## Quokka-KV ⭐⭐⭐⭐", "rating"),
     # A status word right after the bullet or the list number.
     ("- 沿用，数字不变", "carried"),
@@ -48,6 +59,11 @@ MARKS = [
     ("- a survey, incremental at best", "minor"),
 ]
 NOT_MARKS = [
+    "- 不进 serving 正文，先挂附录",  # not anchored in the document's text: a status of the text, not of scope
+    "- serving 不收敛的问题还在",  # 不收敛 is a word of the sentence
+    "- 这个 bug 和调度没关系",  # no topic named
+    "- the fix is not for production yet",
+    "- API 层面没新东西，但调度器重写了",  # nothing new of one aspect is not a carried mark
     "- 结果和论文不一致，待核",
     "- 这和 Corvid 的说法一致吗？",
     "- 旧版沿用的接口在 v2 被移除了",  # a fact about software, not the scout's status of the item
@@ -73,6 +89,20 @@ def test_a_scouts_mark_is_read_in_its_kind(line: str, kind: str) -> None:
 @pytest.mark.parametrize("line", NOT_MARKS)
 def test_near_misses_are_no_status_mark(line: str) -> None:
     assert not {m.kind for m in read_marks([(7, line)])} & {"discard", "carried", "anchored", "minor"}
+
+
+@pytest.mark.parametrize("line", [
+    "- serving 不收敛的问题还在",
+    "- 不进 serving 正文，先挂附录",
+    "- serving 收不收这篇？明天定",
+    "- 同一条线，留给 lin 判断进不进 serving",  # an open question, not a verdict
+    "- serving 收不收，等 lead 定",
+    "- 和 serving 有关系：前缀复用",
+    "- 主分类 serving，副分类 training",
+])
+def test_near_misses_keep_the_item_in_the_topic(line: str) -> None:
+    """Words that look like keeping an item out of the topic but say something else."""
+    assert not [m for m in read_marks([(3, line)]) if m.kind == "adjacent" and m.value == "serving"]
 
 
 @pytest.mark.parametrize(("line", "topic"), [

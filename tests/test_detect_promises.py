@@ -59,6 +59,10 @@ SECOND_PROMISES = [
     ('官方说 LumenDB 预计 2027 年上半年 GA', 'LumenDB', '2027-06-30'),
     ('Orca-9B weights are expected to be released in Q1 2027.', 'Orca-9B', '2027-03-31'),
     ('PicoLLM 将于 12 月发布 1.0', 'PicoLLM', '2026-12-31'),
+    # Yearless parts of a month, promise verbs without 在/于, and release verbs beyond 发布.
+    ('Cobalt 的作者在 issue 里答复，团队打算 11 月中旬把权重放出来', 'Cobalt', '2026-11-30'),
+    ('Garnet 团队表示会在 12 月下旬公布训练脚本', 'Garnet', '2026-12-31'),
+    ('- Basalt：维护者争取 1 月上旬释出 FP8 kernel', 'Basalt', '2027-01-31'),
 ]
 SECOND_NOT_PROMISES = [
     'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',
@@ -67,6 +71,8 @@ SECOND_NOT_PROMISES = [
     'The paper was expected to ship in March 2026 and did.',
     'Zeta 2.0 shipped on 2026-10-02 with the new scheduler.',
     'Orca 计划书（2027-03 版）里没有发布时间。',
+    '作者说 12 月底前不会放出训练代码。',  # a promise not to
+    '我们打算 11 月中旬复测一次 Cobalt。',  # the team's own plan, no release
 ]
 
 

@@ -328,6 +328,8 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
     ("### Quokka-Serve 架构拆解（全文精读）⭐⭐⭐⭐", "Quokka-Serve 架构拆解"),
     ("## Lumen · vLLM vs SGLang（12 min read）", "Lumen · vLLM vs SGLang"),
     ("### Tier2-B · 三家 TTFT 并表 ⭐⭐⭐", "三家 TTFT 并表"),
+    ("## ③ Rowan 开源了", "Rowan 开源了"),
+    ("### ⑫ 社区实测：Lumen v2 vs v1", "社区实测：Lumen v2 vs v1"),
     ("## Lane 3: KV offload to NVMe", "KV offload to NVMe"),
     ("1. **Rowan 调度器主循环**（#5001）⭐⭐⭐⭐", "Rowan 调度器主循环（#5001）"),
     # Words of the name stay: a sequel, a hardware bracket, a word that merely starts like a label.

@@ -51,6 +51,8 @@ _NOT_GAP = re.compile(
 # Words that say no note has come: they win over arrival words in one clause ("未出 … 迟交只闭合了 9-28 当日").
 _NOT_IN = re.compile(
     r"仍未(?:到达|[出交到见])?|尚未(?:到达|[出交到见])?|未见产出|未出|未见|未交|未到达|未到(?!时限|期)|没到|没出|没交|没有产出|无产出|缺失|"
+    r"(?:没|未|没有)(?:看到|见到|收到|看见)|❌|✗|✘|"
+    r"\b(?:not|never)\s+seen\b|\bhave(?:n't| not)\s+seen\b|\bnot\s+received\b|"
     r"\bstill\s+(?:missing|out|absent|not)\b|\bno\s+(?:delivery|note|output)(?:\s+yet)?\b|\bnothing\s+(?:yet|in|delivered)\b|"
     r"\bnot\s+(?:yet\s+)?(?:in|arrived|delivered|received|submitted)\b|\bhas(?:n't| not)\s+(?:yet\s+)?"
     r"(?:arrived|come|landed|been delivered)\b|\bmissing\b|\babsent\b",
@@ -236,7 +238,7 @@ def read_clause(clause: str, slots: Sequence[Slot], note_day: date, author: str 
 
 
 def _status_table(lines: list[str]) -> set[int]:
-    """Line numbers (0-based) of the rows of status tables (a header naming a slot and a status)."""
+    """Line numbers (0-based) of the rows of status tables (a header naming a slot or agent column)."""
     rows: set[int] = set()
     inside = False
     for i, line in enumerate(lines):
@@ -245,7 +247,9 @@ def _status_table(lines: list[str]) -> set[int]:
             inside = False
             continue
         lowered = stripped.lower()
-        if re.search(r"棒位|slot|agent", lowered) and re.search(r"状态|status", lowered):
+        # The header names the slot or agent column; the status is the last column, whatever its header says
+        # ("状态", "今日情况", "today", "delivery").
+        if re.search(r"棒位|slot|agent|执行体|负责人|owner", lowered) and not inside:
             inside = True
             continue
         if inside and not re.fullmatch(r"\|[\s|:-]+\|?", stripped):

@@ -534,6 +534,7 @@ def integrate(
         keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
         owners=frozenset({topic.executor.lower()}), entries=entry_subjects(anchored),
+        tracked=tracked_subjects([bullet for _, bullet in anchored]),
         # the vault's agents: the folders of inbox/ ("转 flyp" hands an item to flyp's lane)
         people=frozenset(s.path.split("/")[1].lower() for s in scan.sources
                          if s.path.startswith("inbox/") and s.path.count("/") >= 2) | {topic.executor.lower()},
@@ -541,7 +542,7 @@ def integrate(
                                | {str(c).lower() for card in scan.cards for c in (card.primary, card.secondary) if c}
                                # the team's other briefs name the topics it writes for ("…-risk-e1prep.md")
                                | {t.lower() for s in scan.sources if (t := brief_topic(s.path))}))
-    tracked = tracked_subjects([bullet for _, bullet in anchored])
+    tracked = rules.tracked
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)

@@ -39,6 +39,8 @@ _STRIP_TITLE = re.compile(
     r"|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)*[.、)]?\s+(?=\S)|^\s*[\u4e00-\u9fff]{2,3}\s*\d{1,2}\s*(?:[：:]\s*|\s+)"
     # A note's tier or lane label ("Tier1-E · ", "Lane 2: ") and how the scout read it ("（全文精读）", "（16 min read）").
     r"|^\s*(?:tier|lane|track)\s*\d+(?:-[A-Z])?\s*[·:：]\s*"
+    # A circled list number ("## ② 社区实测：…").
+    r"|^\s*[\u2460-\u2473\u2776-\u277f]\s*"
     r"|[（(]\s*(?:全文精读|精读|速读|通读|粗读|摘要级?|\d+\s*min(?:ute)?s?\s*read)\s*[）)]",
     re.IGNORECASE,
 )

@@ -66,6 +66,7 @@ class ScopeRules:
     people: frozenset[str] = frozenset()  # the vault's agents (schedule.toml): "转 <agent>" hands it to their lane
     # The living document's entries as of the brief, by the subject that opens them: (section id, subject).
     entries: tuple[tuple[str, str], ...] = ()
+    tracked: frozenset[str] = frozenset()  # the names the living document keeps entries for (``tracked_subjects``)
 
 
 def section_terms(sections: Sequence[Any]) -> tuple[str, ...]:
@@ -372,6 +373,13 @@ def _routed(item: Item, rules: ScopeRules) -> tuple[set[str], tuple[int, str] | 
     return set(), None
 
 
+def _lane_elsewhere(mark: Mark, rules: ScopeRules) -> bool:
+    """A hand-over to this topic's own writer that names another of their lanes: "转 tom（rag）", "→ tom / rag"."""
+    after = mark.text.split(mark.value, 1)[-1][:16]
+    lane = re.match(r"\s*[（(/·]\s*([A-Za-z][\w.-]*)", after)
+    return bool(lane) and _targets(lane.group(1), rules) == (False, True)
+
+
 def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     """Each passage of a note digest judged on its own words and marks.
 
@@ -390,6 +398,11 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
                                            f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
             continue
         marks = read_marks(lines)
+        outside = next((m for m in marks if m.kind == "adjacent" and m.value in rules.names), None)
+        if outside is not None:  # "和 inference 没关系", "不进 inference": the scout keeps it out of this topic
+            verdicts.append(PassageVerdict(passage, "excluded", f"来源标注不属本主轴：「{_quote(outside.text)}」"
+                                           f"（{_where(passage.path, outside)}）"))
+            continue
         status = next((m for kind in ("discard", "carried", "anchored") for m in marks if m.kind == kind), None)
         if status is not None:
             where = _where(passage.path, status)
@@ -401,7 +414,8 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
         referring = read_marks(getattr(passage, "references", []))
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
-                       and not _targets(m.text.split("转")[0], rules)[0] and m.value.lower() not in rules.owners),
+                       and not _targets(m.text.split("转")[0], rules)[0]
+                       and (m.value.lower() not in rules.owners or _lane_elsewhere(m, rules))),
                       None)
         if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
             verdicts.append(PassageVerdict(passage, "excluded",
@@ -412,9 +426,13 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             verdicts.append(PassageVerdict(passage, "carried", f"活文档 {entry[0]} 已有该条目：「{entry[1]}」"
                                            f"（{passage.path} L{passage.start}）"))
             continue
-        relevance, _ = _relevance("\n".join(line for _, line in lines), rules)
+        text = "\n".join(line for _, line in lines)
+        relevance, _ = _relevance(text, rules)
         threshold = max(2, rules.min_relevance)
-        if relevance >= threshold:
+        # One of the topic's terms, and the section speaks to this topic by name ("对 inference：…", "inference 侧
+        # 的结论…"): the scout addresses it to this topic.
+        addressed = relevance >= 1 and _targets(text, rules)[0]
+        if relevance >= threshold or addressed:
             verdicts.append(PassageVerdict(passage, "kept", ""))
         else:
             verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"

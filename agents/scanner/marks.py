@@ -69,6 +69,21 @@ _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主
                        r"\b(?:unrelated|not (?:directly |really )?(?:related|relevant)|(?:only )?tangential(?:ly related)?)\s+"
                        r"(?:to\s+)?(?:the\s+)?(?P<un>[A-Za-z][\w.-]*)",
                        re.IGNORECASE)
+# The scout keeps the item out of a topic: "和 serving 没关系", "不进 serving", "serving 不收", "不归 serving",
+# "not for serving", "out of scope for serving", "doesn't belong in serving"; a card whose category the scout
+# or the card itself calls a mistake: "主分类写成 serving 是分类器的错", "misclassified as serving".
+_OUT_OF = re.compile(r"(?:与|和|跟|对)\s*(?P<rel>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:都|也|完全|根本)?\s*"
+                     r"(?:没(?:有)?(?:什么|啥)?关系|不沾边|无涉|扯不上)|"
+                     r"(?:(?<!进)不进|(?<!归)不归|(?<!属)不属于?|进不了)\s*(?P<into>[A-Za-z][\w.-]*)(?!\s*(?:的)?\s*(?:正文|活文档|主文|文档|\.md))|"
+                     r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不收录?|不接收)(?![敛益费入到回缩])(?![\u4e00-\u9fff]*[吗？?])|"
+                     r"主分类\s*(?:被[^，。；\n]{0,8}?)?(?:写成|打成|标成|记为|记成|分成|是|为)?\s*(?P<cat>[A-Za-z][\w.-]*)\s*"
+                     r"[^，。；\n]{0,8}?(?:误判|打错|分错|标错|写错|的错|有误|错了)|"
+                     r"\b(?:misclassified|mis-categori[sz]ed|wrongly (?:classified|filed)) as\s+(?P<mis>[A-Za-z][\w.-]*)|"
+                     r"\b(?:not for|out of scope for|outside(?: the)? scope of|does(?:n't| not) belong (?:in|to)|not part of)\s+"
+                     r"(?:the\s+)?(?P<nf>[A-Za-z][\w.-]*)",
+                     re.IGNORECASE)
+# A "nothing new" said of one aspect ("API 层面没新东西", "接口上没新内容") is not said of the item.
+_ASPECT = re.compile(r"(?:层面|方面|部分|侧|上|里)\s*(?:都|也|倒|则)?\s*$")
 _STARS = re.compile(r"(?:⭐|★){1,5}")
 _TOPIC_TOKEN = re.compile(r"[A-Za-z][\w-]*(?:\.md)?")
 
@@ -106,6 +121,11 @@ def stars_of(line: str) -> int | None:
     return max(len(f) for f in found) if found else None
 
 
+def _nothing_new(text: str) -> bool:
+    """The scout says the item brings nothing new, not only one aspect of it."""
+    return any(not _ASPECT.search(text[:m.start()]) for m in _NOTHING_NEW.finditer(text))
+
+
 def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
     """Every mark on ``lines`` ((line number, text) pairs), in order."""
     marks: list[Mark] = []
@@ -115,7 +135,7 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             continue
         if _DISCARD.search(text):
             marks.append(Mark("discard", "", number, text))
-        if _CARRIED.search(text) or _NOTHING_NEW.search(text):
+        if _CARRIED.search(text) or _nothing_new(text):
             marks.append(Mark("carried", "", number, text))
         elif _ANCHORED.search(text) or _CONSISTENT.search(text):
             marks.append(Mark("anchored", "", number, text))
@@ -130,6 +150,9 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
         for match in _ADJACENT.finditer(text):
             topic = (match.group("topic") or match.group("en") or match.group("pre") or match.group("zh")
                      or match.group("un") or "")
+            marks.append(Mark("adjacent", topic.lower(), number, text))
+        for match in _OUT_OF.finditer(text):
+            topic = next(value for value in match.groupdict().values() if value)
             marks.append(Mark("adjacent", topic.lower(), number, text))
         stars = stars_of(text)
         if stars is not None:

@@ -69,10 +69,11 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
             r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
 _PROMISE = re.compile(
-    r"(?P<lead>计划(?!书)|预计|将于|将在|会在|承诺|拟于|拟在|预定|说是|宣布将|准备(?:在|于)|打算(?:在|于))[^。；\n]{0,12}?"
+    r"(?P<lead>计划(?!书)|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|说是|宣布将|表示将|表示会|准备(?:在|于)?|打算(?:在|于)?"
+    r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
     r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
-    r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:底|中|初)?)"
-    r"[^。；\n]{0,20}?(?<!没有)(?<!未)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|发)"
+    r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:[上中下]旬|底|中|初)?)"
+    r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|发)"
     # Passive: "weights are expected to be released in Q1 2027".
     r"|\b(?P<lead_p>(?:is|are) (?:expected|scheduled|planned|due) to be)\s+(?P<what_p>released|shipped|published|"
     r"open[- ]sourced|launched)\b[^.;\n]{0,30}?\b(?:in|by|on|for)\s+(?P<when_p>" + _EN_WHEN + r")"
@@ -127,7 +128,7 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
     if half:
         return f"{half.group(1)}-H{1 if half.group(2) == '上' else 2}", \
             f"{half.group(1)}-{'06-30' if half.group(2) == '上' else '12-31'}"
-    yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月(?:底|中|初)?", compact)
+    yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月(?:[上中下]旬|底|中|初)?", compact)
     if yearless:
         if written is None:
             return None
