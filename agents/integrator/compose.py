@@ -58,7 +58,7 @@ from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination
 from agents.scanner.excerpt import excerpt
 from agents.scanner.queue import claimed_flag
 from agents.verifier.caveats import is_metadata_caveat
-from agents.verifier.identifiers import certain_repairs, repaired_mentions
+from agents.verifier.identifiers import certain_repairs, renumbered_mentions, repaired_mentions
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -92,8 +92,15 @@ def _warnings_for(item: Item, warnings: Sequence[BriefWarning]) -> list[BriefWar
     found = []
     for warning in warnings:
         text = " ".join(filter(None, [warning.subject, warning.key, warning.text]))
-        if mentions_item(text, item) or (warning.kind in ("caveat", "number_conflict") and _about(warning, item)) \
-                or _states_version(warning, item):
+        if item.key.startswith("note:"):
+            # A note digest is named by its note: a warning naming the note's path (an instruction on another of
+            # its lines, another section's paper) is not about the sections digested. Only its own lines and
+            # subjects count.
+            named = _about(warning, item) or _states_version(warning, item)
+        else:
+            named = mentions_item(text, item) or (warning.kind in ("caveat", "number_conflict") and _about(warning, item)) \
+                or _states_version(warning, item)
+        if named:
             found.append(warning)  # a caveat on a line of the item's own passage qualifies the item
     return found
 
@@ -513,16 +520,23 @@ def integrate(
     doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     repairs = certain_repairs(scan.mentions, scan.cards)
-    items = cluster_items(repaired_mentions(scan.mentions, repairs), scan.files, scan.cards,
-                          scan.queue.rows if scan.queue else [])
-    repaired_ids = [{"written": written, "id": fixed, "why": why,
-                     "sources": sorted({m.source for m in scan.mentions if m.kind == "arxiv" and m.value == written})}
-                    for written, (fixed, why) in sorted(repairs.items())]
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
     mistaken = mistaken_numbers(warnings, titles, {i for s in scan.living.sections for b in s.bullets for i in b.arxiv},
                                 {str(card.arxiv) for card in scan.cards})
-    wrong: list[ArxivEntry] = []
+    # What a source says under a number written for another paper is said of that paper (its caveats too);
+    # the number itself is listed for audit with the warning that names it.
+    mistaken_versions = {i: {int(v) for m in scan.mentions if m.kind == "arxiv" and m.value == i
+                             and str(v := m.detail.get("version") or "").isdigit()} for i in mistaken}
+    items = cluster_items(renumbered_mentions(repaired_mentions(scan.mentions, repairs),
+                                              {i: m.likely for i, m in mistaken.items()}),
+                          scan.files, scan.cards, scan.queue.rows if scan.queue else [])
+    seen_ids = {m.value for m in scan.mentions if m.kind == "arxiv"}
+    wrong: list[ArxivEntry] = [_mistaken_entry(i, m, Item(key=f"arxiv:{i}", versions={i: mistaken_versions[i]}), results)
+                               for i, m in sorted(mistaken.items()) if i in seen_ids]
+    repaired_ids = [{"written": written, "id": fixed, "why": why,
+                     "sources": sorted({m.source for m in scan.mentions if m.kind == "arxiv" and m.value == written})}
+                    for written, (fixed, why) in sorted(repairs.items())]
     rows: list[tuple[Item, Judgement, TopicFit, int]] = []
     details: dict[str, tuple[Credibility, list[BriefWarning], SectionMatch | None, str]] = {}
     excluded: list[dict] = []
@@ -552,8 +566,7 @@ def integrate(
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
         if not any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):  # anchored: carried, not excluded
             item = with_note_remarks(item, quiet, {s.path for s in scan.sources if is_brief_path(s.path)})
-        # A number written for another paper is listed for audit, never sold as an item of its own.
-        wrong.extend(_mistaken_entry(i, mistaken[i], item, results) for i in item.arxiv if i in mistaken)
+        # A number written for another paper is listed for audit (above), never sold as an item of its own.
         if any(i in mistaken for i in item.arxiv):
             if all(i in mistaken for i in item.arxiv):
                 continue

@@ -36,7 +36,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         ctx.store.record_llm_run(state.run_id, state.thread, session.record())
     # The one-item warnings the brief kept get their D-numbers now, as of the window's end.
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
-    with register_view(scan.end, own, verified.get("superseded", ())):
+    with register_view(scan.end, own, verified.get("superseded", ()), verified.get("own_record", ())):
         numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
                                        as_of=scan.day))
     brief.warnings = [next(numbered) if w.kind in ITEM_KINDS else w for w in brief.warnings]

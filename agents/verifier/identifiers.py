@@ -15,7 +15,7 @@ from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
 from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
 from state.models import BriefWarning, Mention
 
-__all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
+__all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
 
 # A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
 # Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
@@ -98,6 +98,13 @@ def repaired_mentions(mentions: Sequence[Mention], repairs: Mapping[str, tuple[s
         detail = {k: v for k, v in mention.detail.items() if k not in ("malformed", "reason")}
         out.append(mention.model_copy(update={"value": fixed[0], "detail": {**detail, "written_as": mention.value}}))
     return out
+
+
+def renumbered_mentions(mentions: Sequence[Mention], numbers: Mapping[str, str]) -> list[Mention]:
+    """The mentions with each number written for another paper (``numbers``: written → likely) read as that
+    paper's, so what its lines say joins the paper (``written_as`` kept)."""
+    return [m.model_copy(update={"value": numbers[m.value], "detail": {**m.detail, "written_as": m.value}})
+            if m.kind == "arxiv" and m.value in numbers else m for m in mentions]
 
 
 def check_malformed(mentions: Sequence[Mention], cards: Sequence[CardLike],

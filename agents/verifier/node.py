@@ -145,12 +145,15 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     seed_register(ctx.db, scan.register, briefs)
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
     superseded = _recorded_threads(ctx.config.topics, briefs)
+    # This topic's own earlier slot briefs (not baton's drafts): the record whose numbers it carries.
+    own_record = sorted(b.path for b in briefs if not b.by_baton and b.day is not None and b.day < scan.day
+                        and PurePosixPath(b.path).stem.endswith(f"-{scan.topic.slot}"))
     track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
         candidates, search_failures = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
-    with register_view(scan.end, own, superseded):
+    with register_view(scan.end, own, superseded, own_record):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
     if ctx.settings.crash_after == "verify:numbered":
@@ -192,6 +195,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         "register_elsewhere": register_elsewhere,
         "register_closed": closed_on(ctx.db, scan.day),
         "superseded": sorted(superseded),  # days the vault's slot briefs record (for the integrator's numbers)
+        "own_record": own_record,
         "arxiv": [e.model_dump(mode="json") for e in entries],
         "warnings": [w.model_dump(mode="json") for w in warnings], "requests": requests,
         "outage": {"reason": outage.reason, "kind": outage.kind, "unverified": outage.unverified} if outage else None})

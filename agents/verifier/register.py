@@ -93,14 +93,15 @@ _VIEW: ContextVar[AsOf | None] = ContextVar("register_view", default=None)
 
 
 @contextmanager
-def register_view(moment: datetime, exclude: Collection[str] = (), superseded: Collection[str] = ()) -> Iterator[AsOf]:
+def register_view(moment: datetime, exclude: Collection[str] = (), superseded: Collection[str] = (),
+                  own_record: Collection[str] = ()) -> Iterator[AsOf]:
     """Within the block, a bare date "as of" of ``moment``'s day means strictly before ``moment``, without ``exclude``
     and without baton's entries of the ``superseded`` threads (days whose slot brief the vault has).
 
     For callers that know only the brief's date (``run_checks``); the verifier node knows its moment
     (the window end) and the slot's own brief of the day.
     """
-    view = AsOf.of(moment, exclude, superseded)
+    view = AsOf.of(moment, exclude, superseded, own_record)
     token = _VIEW.set(view)
     try:
         yield view
@@ -112,7 +113,8 @@ def _as_of(as_of: date | datetime | None, exclude: Collection[str] = ()) -> AsOf
     """An explicit moment wins; a bare date of the active view's day means the view; else that date."""
     view = _VIEW.get()
     if view is not None and not isinstance(as_of, datetime) and as_of is not None and as_of.isoformat() == view.day:
-        return AsOf(view.day, view.moment, view.exclude | frozenset(exclude), superseded=view.superseded)
+        return AsOf(view.day, view.moment, view.exclude | frozenset(exclude), superseded=view.superseded,
+                    own_record=view.own_record)
     return AsOf.of(as_of, exclude)
 
 
@@ -417,6 +419,10 @@ def _number_one(session, thread: str, warning: BriefWarning, day: date, view: As
         if canonical and view.raised(row) and not view.closed(row):
             origin = f"register D{number}" if row.origin == "register" else f"{source} D{number}"
             return warning.model_copy(update={"register": f"D{number}", "carried_from": origin})
+        if not canonical and source in view.own_record:
+            # This topic's own earlier brief numbered the finding, though another brief gave that number to
+            # something else: the topic carries its number (the collision is in the open list), not a new one.
+            return warning.model_copy(update={"register": f"D{number}", "carried_from": f"{source} D{number}"})
         if not canonical:
             # A brief wrote this finding under a number that names another thing: a new number, and the
             # note of the one it was written under (not carried: nothing of ours stood under that number).

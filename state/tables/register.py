@@ -101,13 +101,19 @@ class AsOf:
     # baton threads whose day the vault's own brief of that slot records: that brief is the day's record,
     # baton's run of it a draft beside it (its numbers are kept from reuse, not carried)
     superseded: frozenset[str] = frozenset()
+    # this topic's own earlier slot briefs: the topic's record, whose numbers it carries even where another
+    # topic's brief gave the same number to something else (the collision is said once, then carried)
+    own_record: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, as_of: date | datetime | None, exclude: Collection[str] = (), superseded: Collection[str] = ()) -> AsOf:
+    def of(cls, as_of: date | datetime | None, exclude: Collection[str] = (), superseded: Collection[str] = (),
+           own_record: Collection[str] = ()) -> AsOf:
         """Build from a date (on or before it), a tz-aware datetime (strictly before it) or None (everything)."""
         if isinstance(as_of, datetime):
-            return cls(as_of.date().isoformat(), utc_moment(as_of), frozenset(exclude), superseded=frozenset(superseded))
-        return cls(as_of.isoformat() if as_of else None, None, frozenset(exclude), superseded=frozenset(superseded))
+            return cls(as_of.date().isoformat(), utc_moment(as_of), frozenset(exclude), superseded=frozenset(superseded),
+                       own_record=frozenset(own_record))
+        return cls(as_of.isoformat() if as_of else None, None, frozenset(exclude), superseded=frozenset(superseded),
+                   own_record=frozenset(own_record))
 
     def sees(self, day: str | None, moment: str | None, source: str | None) -> bool:
         """Whether a thing dated ``day`` (at ``moment`` when known) from ``source`` was known by then."""
