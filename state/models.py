@@ -241,6 +241,9 @@ class Brief(_Model):
     set_aside: list[dict] = Field(default_factory=list)
     input_alert: str | None = None  # why today's input looks broken (silent inboxes), for the summary
     below_cut: list[dict] = Field(default_factory=list)
+    # Sections of the window's notes that speak of the topic but became no item (no identifier, no rating):
+    # listed with their relevance and the scout's flag, so that nothing read is silently dropped.
+    unplaced: list[dict] = Field(default_factory=list)
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)
