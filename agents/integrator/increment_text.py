@@ -77,11 +77,16 @@ def tidy_title(text: str) -> str:
     title = re.sub(r"[（(]\s*[)）]", "", title).strip(" ·—-:：|")
     # A bracket left holding only status words and dates ("（· 沿用 9-27 ）"): a mark, not part of the name.
     title = re.sub(r"\s*[（(][\s·,，]*(?:沿用|续立|续用|已锚入?|新增|承接)?[\s·]*(?:\d{1,2}-\d{1,2})?[\s·]*[)）]\s*$", "", title)
+    # A status after a dash ("X —— 沿用", "X - carried over"): the scout's verdict, not part of the name.
+    title = re.sub(r"(?:\s*(?:——|—|–|--)\s*|\s+-\s+)(?:沿用|续立|续用|已锚入?|丢弃|不单列|新增|carried(?: over)?|dropped|anchored)\b.*$", "",
+                   title, flags=re.IGNORECASE).strip()
     for left, right in (("（", "）"), ("(", ")")):
         if title.startswith(right):
             title = title[1:].strip()
         if title.count(left) > title.count(right):
             title += right
+        if title.startswith(left) and title.endswith(right) and title.count(left) == 1:
+            title = title[1:-1].strip()  # the name was all in brackets once the identifier left: "（X）" → "X"
     return _cut(title, 90)
 
 
@@ -135,6 +140,8 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.queue_title:
         return item.queue_title
     for passage in sorted(item.passages, key=lambda p: not p.by_heading):
+        if item.arxiv and re.match(r"^\s*#\s", passage.heading):
+            continue  # a note's own title ("# tom · 读论文笔记 · X + 2609.x") names the note, not the paper
         title = tidy_title(passage.heading)
         if _nameable(title):
             return title
@@ -219,7 +226,14 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
                 or cleaned.endswith(("：", ":")):  # a lead-in to the lines under it says nothing itself
             return  # a bare link or number is where the item is, not what it says
         seen.add(cleaned)
-        (relayed if _relayed(path) else points).append(f"{_cut(cleaned)}（{path} L{line}）")
+        bucket = relayed if _relayed(path) else points
+        where = f"（{path} L{line}）"
+        earlier = next((i for i, point in enumerate(bucket) if point.endswith(where)), None)
+        if earlier is not None:  # one line, one point: the whole line over a clause of it, never both
+            if len(cleaned) > len(bucket[earlier]) - len(where):
+                bucket[earlier] = f"{_cut(cleaned)}{where}"
+            return
+        bucket.append(f"{_cut(cleaned)}{where}")
 
     def add_passages() -> None:
         for passage in sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/"))):
