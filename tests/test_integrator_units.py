@@ -330,6 +330,8 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
     ("### Tier2-B · 三家 TTFT 并表 ⭐⭐⭐", "三家 TTFT 并表"),
     ("## ③ Rowan 开源了", "Rowan 开源了"),
     ("### 2610.01234（Rowan 精度评测）—— 沿用", "Rowan 精度评测"),
+    ("## §Trending（GitHub，10:30 快照）", "Trending（GitHub，10:30 快照）"),  # a § word that is the whole name
+    ("### §安全线 · Rowan Leaks · arXiv 2610.01234 ⭐⭐⭐⭐", "Rowan Leaks"),
     ("## Lumen scheduler - carried over", "Lumen scheduler"),
     ("## Rowan-KV — 已锚入 §3.3", "Rowan-KV"),
     ("### ⑫ 社区实测：Lumen v2 vs v1", "社区实测：Lumen v2 vs v1"),

@@ -695,7 +695,8 @@ def integrate(
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
         record = next((w for w in record_doubts if _about(w, item)), None)
         if record is not None:
-            credibility = replace(credibility, reasons=[*credibility.reasons, f"{METADATA_CAVEAT}（{_record_doubt(record)}）"])
+            credibility = replace(credibility, score=max(1, credibility.score - 1),
+                                  reasons=[*credibility.reasons, f"{METADATA_CAVEAT}（{_record_doubt(record)}）"])
         flagged = next((w.id for w in kept_on_item if _card_age(w)), None)
         month = _paper_month(item)
         late = f"论文并非新作，见 {flagged}" if flagged else (

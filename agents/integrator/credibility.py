@@ -121,8 +121,11 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
     elif len(item.note_sources) <= 1 and not item.urls and not item.arxiv:
         score -= 1
         reasons.append("单一来源且无链接")
+    elif witnesses:
+        reasons.append("单一一手来源")
     else:
-        reasons.append("单一一手来源" if witnesses else "无一手笔记来源")
+        score -= 1  # only a card or relays: nobody of the team has read it first-hand
+        reasons.append("无一手笔记来源")
     if relays:
         reasons.append(f"另有 {len(relays)} 份简报 / 协调记录转述（不计为独立来源）")
     relayed_page = next((line for p in item.passages for _, line in p.lines[:4]
@@ -147,4 +150,8 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
     if others:
         score -= 1
         reasons.append("警示 " + " / ".join(getattr(w, "id", "?") for w in others))
+    if 0 < stars < score:
+        # The scouts read it and rated it: the brief does not rate it above them.
+        score = stars
+        reasons.append(f"不高于来源评级（{'⭐' * stars}）")
     return Credibility(max(1, min(5, score)), reasons)

@@ -31,7 +31,7 @@ __all__ = ["item_title", "tidy_title", "focus_text", "key_points", "core_argumen
 _MAX_POINTS = 5
 _POINT_CHARS = 240
 _STRIP_TITLE = re.compile(
-    r"^\s*#+\s*|§(?=[\w.]*\d)[\w.]+(?:[（(]\d+[)）])?[\w.]*\s*|§|(?:增量|承接[^：:]*#)\s*\d*\s*[：:]|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
+    r"^\s*#+\s*|§[\w.]+(?:[（(]\d+[)）])?[\w.]*(?=\s+\S)\s*|§|(?:增量|承接[^：:]*#)\s*\d*\s*[：:]|(?:arXiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?"
     r"|[⭐★☆⚠⚬]+|https?://\S+"
     # The scouts' status marks are not part of a name: "丢弃：…", "（沿用 9-27）", "（转 lin training）".
     r"|^\s*(?:丢弃|沿用|续立|已锚入?)\s*[：:]|[（(]\s*(?:沿用|续立|已锚|丢弃|转|交给?)[^）)]*[）)]"
