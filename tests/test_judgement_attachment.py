@@ -113,3 +113,41 @@ def test_the_topics_own_earlier_number_is_carried_though_another_topic_used_it(t
     fjord = [w for w in brief.warnings if w.kind == "number_conflict" and "Fjord" in (w.subject or w.key or "")]
     assert fjord, [(w.kind, w.subject) for w in brief.warnings]
     assert fjord[0].register == "D300" and fjord[0].carried_from
+
+
+LIVING_ENGINES = """---
+version: 10
+updated: 2026-09-28T23:50:00+08:00
+---
+## §1.1 推理引擎格局
+- Lumen 停服：Lumen 进入 maintenance mode，官方 README 建议迁移至 Quokka / Corvid / Otter；新部署不再选型 Lumen〔v8 · 2026-09-14〕
+- Quokka v0.9：RadixTree 前缀缓存 + 原生 multi-LoRA batching + 结构化输出低开销〔v9 · 2026-09-19〕
+"""
+
+
+def test_a_page_restating_what_the_document_keeps_is_an_integration_not_net_new(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/knowledge/inference.md").write_text(LIVING_ENGINES, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-engines.md").write_text(
+        "# jay · 引擎对比\n\n## EngineWatch · Quokka vs Corvid ⭐⭐⭐⭐\nhttps://enginewatch.example/quokka-vs-corvid\n"
+        "- Lumen：2025-12 起 maintenance mode，README 直接建议迁到 Quokka / Corvid / Otter\n"
+        "- Quokka：RadixTree；原生 multi-LoRA batching；结构化输出 overhead 低\n"
+        "- H100、prefix reuse 打开：Quokka ~16,200 tok/s vs Corvid ~12,500 tok/s，vLLM 对照，KV cache 复用\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [page] = [inc for inc in brief.increments if any("enginewatch" in u for u in inc.urls)]
+    assert page.status == "integrated" and page.section == "§1.1"
+
+
+def test_a_page_with_one_restated_line_among_new_claims_stays_net_new(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/knowledge/inference.md").write_text(LIVING_ENGINES, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-engines.md").write_text(
+        "# jay · 新引擎\n\n## Heron 0.1 发布 ⭐⭐⭐⭐\nhttps://heron.example/blog/v0-1\n"
+        "- Lumen：2025-12 起 maintenance mode，README 直接建议迁到 Quokka / Corvid / Otter\n"
+        "- Heron：speculative prefill，H100 上 TTFT 降 41%，vLLM 0.30 对照，KV cache 不搬\n"
+        "- Heron 调度器 chunked prefill 默认开，decode 吞吐 9,100 tok/s（Llama 8B）\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [page] = [inc for inc in brief.increments if any("heron.example" in u for u in inc.urls)]
+    assert page.status == "net_new"

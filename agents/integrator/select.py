@@ -128,11 +128,50 @@ def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
     return [(s, b) for s, b in anchored if sum(1 for n in numbers if n in b.text) >= 2]
 
 
+# The words a claim is made of: names, versions, figures and the Latin terms of the field ("RadixAttention",
+# "multi-LoRA", "llama.cpp", "92.7k"), lower-cased; Chinese prose is too loose to compare word by word.
+_CLAIM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9]|\d+(?:[.,]\d+)*(?:\s*(?:%|×|x|ms|s|k|tok/s|GB))?")
+_PLAIN = frozenset({"the", "and", "for", "with", "vs", "via", "on", "in", "of", "to", "is", "are", "a", "an", "md",
+                    "inbox", "jay", "tom", "https", "http", "www", "com"})
+_SAME_CLAIM = 4  # words a claim line shares with one anchored bullet to restate it
+
+
+def _claim_words(text: str) -> set[str]:
+    return {w.lower() for w in _CLAIM_WORD.findall(text) if w.lower() not in _PLAIN and len(w) >= 2}
+
+
+def _anchored_by_claims(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The bullets an item's own claims restate, when most of them do ("TGI 2025-12 起 maintenance mode，
+    README 建议迁到 vLLM / SGLang / llama.cpp / MLX" beside the anchored "TGI 停服" bullet): a page that
+    sums up what the document already keeps is no NET-new item, whatever its name.
+
+    A claim restates a bullet when they share at least ``_SAME_CLAIM`` words and half of the claim's own.
+    Needs two such claims and at least half of the item's claim lines; nothing for a one-line item.
+    """
+    lines = [line for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)
+             for _, line in p.lines if re.match(r"\s*(?:[-*•]|\d+[.)、]|\|)", line)]
+    claims = [words for line in lines if len(words := _claim_words(line)) >= _SAME_CLAIM]
+    if len(claims) < 2:
+        return []
+    bullet_words = [((s, b), _claim_words(str(b.text))) for s, b in anchored]
+    matched: list[tuple[Any, Any]] = []
+    restated = 0
+    for words in claims:
+        best = max(bullet_words, key=lambda pair: len(words & pair[1]), default=None)
+        if best is not None and len(words & best[1]) >= max(_SAME_CLAIM, len(words) / 2):
+            restated += 1
+            if best[0] not in matched:
+                matched.append(best[0])
+    return matched if restated >= 2 and restated * 2 >= len(claims) else []
+
+
 def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
     """Judge ``item`` against anchored (Section, Bullet) pairs and earlier briefs (VaultFiles)."""
     bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
     if not bullets:
         bullets = _anchored_by_figures(item, anchored)
+    if not bullets:
+        bullets = _anchored_by_claims(item, anchored)
     briefs, lines = [], []
     for brief in earlier_briefs:
         hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]

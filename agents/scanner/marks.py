@@ -53,6 +53,11 @@ NO_NEW_DATA = re.compile(r"(?:没有|没|无|并无)(?:什么)?新(?:的)?(?:数
 _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)(?:我们|活文档|已锚|之前|上周|\d{1,2}-\d{1,2})[^，。；;\n]{0,16}?"
                          r"(?<![不没未])(?:基本|完全|大体)?一致|\b(?:matches|consistent with) (?:what )?(?:the living doc|our (?:anchored|earlier))",
                          re.IGNORECASE)
+# The scout says the item's parts are anchored already, anywhere on its line: "9-27 / 9-28 我们零散锚过 A、B",
+# "活文档各节都有", "these pieces are already in the living doc". Anchored, not NET-new.
+_ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n]{0,10}?锚过|活文档(?:各节|里)?都有|"
+                              r"\b(?:already|all) (?:covered|in) (?:by |in )?(?:the |our )?living doc|"
+                              r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
@@ -137,7 +142,7 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("discard", "", number, text))
         if _CARRIED.search(text) or _nothing_new(text):
             marks.append(Mark("carried", "", number, text))
-        elif _ANCHORED.search(text) or _CONSISTENT.search(text):
+        elif _ANCHORED.search(text) or _CONSISTENT.search(text) or _ANCHORED_BEFORE.search(text):
             marks.append(Mark("anchored", "", number, text))
         elif _MINOR.search(text):
             marks.append(Mark("minor", "", number, text))
