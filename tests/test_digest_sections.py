@@ -390,3 +390,35 @@ def test_a_rest_line_without_the_topics_own_list_routes_nothing(tmp_path: Path, 
     placed = _placed(_brief(root), path)
     rows = [row for where in placed.values() for _, row in where]
     assert not any("其余转交" in str(row.get("reason", "")) for row in rows)
+
+
+SHARED_NOTE = """# jay · 晚间扫描
+
+## §1 Rowan 调度器的 prefill 分批 ⭐⭐⭐⭐
+- 把长 prompt 的 prefill 切成 512 token 一批，和 decode 交错跑
+- vLLM 上 TTFT p99 从 2.1 s 降到 0.9 s
+
+## §2 Heron 工作流框架的版本矩阵 ⭐⭐⭐
+- 框架 1.2 与 1.3 的检查点格式不兼容，升级要先导出
+- 生产上锁 1.2.x
+
+## §3 Otter 多租户计费 ⭐⭐⭐
+- 按租户计费的账单视图，偏财务
+- 和工作流框架一起看
+
+## 小结
+- inference 相关：§1 Rowan、§2 Heron 版本矩阵
+- 转交：§2 / §3 → stephen（应用线）
+"""
+
+
+def test_a_section_the_note_lists_for_the_topic_stays_though_also_handed_over(tmp_path: Path) -> None:
+    """"inference 相关：§1、§2" with "转交：§2 / §3 → stephen": §2 is shared (kept), §3 is given away."""
+    root = _vault(tmp_path)
+    path = "inbox/jay/2026-09-29T2000-jay-shared.md"
+    (root / path).write_text(SHARED_NOTE, encoding="utf-8")
+    placed = _placed(_brief(root), path)
+    [(where, digest)] = placed[f"note:{path}"]
+    assert where == "increment" and "Heron" in digest["title"] and "Otter" not in digest["title"]
+    otter = [row for key, rows in placed.items() for name, row in rows if name == "excluded" and "Otter" in row["title"]]
+    assert otter and "stephen" in otter[0]["reason"]

@@ -27,6 +27,7 @@ from agents.integrator.increment_text import (
     tidy_title,
 )
 from agents.integrator.scope import (
+    LISTED_FOR_TOPIC,
     ScopeRules,
     entry_subjects,
     judge_scope,
@@ -572,6 +573,7 @@ def integrate(
             if all(i in mistaken for i in item.arxiv):
                 continue
             item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
+        listed = False
         if item.key.startswith("note:"):
             verdicts = passage_verdicts(item, rules)
             for verdict in verdicts:
@@ -582,6 +584,7 @@ def integrate(
                              "arxiv": [], "paper_card": None, "sources": [section.path], "reason": verdict.reason}
                     (sections_carried if verdict.place == "carried" else excluded).append(entry)
             passages = [v.passage for v in verdicts if v.place == "kept"]
+            listed = any(v.place == "kept" and v.reason == LISTED_FOR_TOPIC for v in verdicts)
             if not passages:
                 continue
             spans = [(p.start, p.end) for p in passages]
@@ -590,6 +593,9 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
+        if item.key.startswith("note:") and listed and not fit.in_topic and fit.mark is None:
+            # The note lists these sections as the topic's ("inference 相关：§2 …"): the scout's word on scope.
+            fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源标注丢弃") and \
                 "仅邻接" not in fit.reason and any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
             # The living document already anchors this paper: it is this topic's, whatever today's words

@@ -30,7 +30,7 @@ from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import NO_NEW_DATA, Mark, placement_topic, read_marks
 from agents.scanner.relevance import keyword_hits
 
-__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
+__all__ = ["LISTED_FOR_TOPIC", "TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -337,6 +337,9 @@ def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) ->
     return None
 
 
+LISTED_FOR_TOPIC = "来源小结列为本主轴相关"  # a kept section the note itself lists for the topic ("inference 相关：§2")
+
+
 class PassageVerdict(NamedTuple):
     """Where one rated section of a note digest goes: kept in the digest, carried, or excluded, and why."""
 
@@ -417,7 +420,15 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
                        and not _targets(m.text.split("转")[0], rules)[0]
                        and (m.value.lower() not in rules.owners or _lane_elsewhere(m, rules))),
                       None)
-        if handed is not None:  # handed to someone else ("转 flyp", "→ training"): theirs, not this digest's
+        # The note's own list of what is this topic's ("inference 相关：§2、§3、§7") keeps a section it also
+        # hands to someone else ("转交：§3 / §7 → stephen"): shared, not given away.
+        listed_here = any(_targets(re.split(r"相关|[：:]", line, maxsplit=1)[0], rules)[0]
+                          for _, line in getattr(passage, "references", []))
+        if handed is not None and listed_here:
+            # Kept for this topic: the hand-over line shares it, it does not speak for the item here.
+            passage = replace(passage, references=[(n, line) for n, line in passage.references
+                                                   if not any(m.kind == "forwarded" for m in read_marks([(n, line)]))])
+        if handed is not None and not listed_here:  # handed to someone else ("转 flyp", "→ training"): theirs
             verdicts.append(PassageVerdict(passage, "excluded",
                                            f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
             continue
@@ -431,9 +442,9 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         threshold = max(2, rules.min_relevance)
         # One of the topic's terms, and the section speaks to this topic by name ("对 inference：…", "inference 侧
         # 的结论…"): the scout addresses it to this topic.
-        addressed = relevance >= 1 and _targets(text, rules)[0]
+        addressed = (relevance >= 1 and _targets(text, rules)[0]) or listed_here
         if relevance >= threshold or addressed:
-            verdicts.append(PassageVerdict(passage, "kept", ""))
+            verdicts.append(PassageVerdict(passage, "kept", LISTED_FOR_TOPIC if listed_here else ""))
         else:
             verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"
                                            f"（{passage.path} L{passage.start}）"))
