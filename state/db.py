@@ -93,9 +93,11 @@ def _sqlite_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     # Transactions are begun by the "begin" event below (BEGIN IMMEDIATE), not by the driver.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
+    # The wait first: switching a new database to WAL takes a lock that another process opening it at
+    # the same moment holds ("database is locked" when two topics' runs start together).
+    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 
