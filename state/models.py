@@ -126,6 +126,8 @@ class Increment(_Model):
     relevance: int = 0
     card_status: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    # Open register entries (carried, not raised today) about this item: the doubts it still stands under.
+    register_open: list[str] = Field(default_factory=list)
 
 
 # The contract names a field "register", which pydantic warns shadows ABCMeta.register.

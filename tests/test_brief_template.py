@@ -79,3 +79,33 @@ def test_loader_names_missing_variables():
 def test_loader_names_attribute_the_caller_lacks():
     with pytest.raises(TemplateError, match="brief.md.j2"):
         render_template("brief.md.j2", brief={"topic": "inference"})
+
+
+def test_each_summary_line_stands_on_its_own_line() -> None:
+    """The arXiv check line and the slot-gap line are two bullets, never run together."""
+    from state.models import GapEntry
+
+    brief = _brief()
+    brief.gaps = [GapEntry(agent="mei", slot="digest", date="2026-09-29", status="missing", streak=3)]
+    lines = render_markdown(brief).split("\n")
+    check = next(line for line in lines if "arXiv 核对" in line)
+    assert "棒位缺口" not in check
+    assert any(line.strip().startswith("• 棒位缺口：mei/digest") for line in lines)
+
+
+def test_open_register_entries_are_named_on_the_increment_they_are_about() -> None:
+    from agents.integrator.compose import link_open_entries
+
+    brief = _brief()
+    brief.increments[1].title = "Rowan-KV 调度 blog"
+    brief.register_open = [
+        {"d": "D301", "text": "Paper A arXiv 2609.31415 误差只在 2 个 trace 上验证", "risk": "中低"},
+        {"d": "D302", "text": "Rowan-KV 吞吐为项目方自测，需第三方复现", "risk": "中"},
+        {"d": "D303", "text": "vLLM 路线图无时间表", "risk": "中"},
+    ]
+    link_open_entries(brief, generic=["vLLM"])
+    assert brief.increments[0].register_open == ["D301"] and "登记簿未闭合 D301" in brief.increments[0].credibility_reason
+    assert brief.increments[1].register_open == ["D302"]
+    brief.increments[1].title = "vLLM 生产 10 大坑"  # a title leading with the topic's own term names no item
+    link_open_entries(brief, generic=["vLLM"])
+    assert brief.increments[1].register_open == []

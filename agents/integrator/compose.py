@@ -144,6 +144,29 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
     return entries
 
 
+# A name a register entry can be about: one token with an inner capital, a digit or a hyphen ("KVSET" too).
+_ENTRY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,}")
+
+
+def link_open_entries(brief: Brief, generic: Collection[str] = ()) -> None:
+    """Name on each increment the open register entries about it (its arXiv number, or the name it leads
+    with): a carried doubt is said where the item is passed on, not only in the register list.
+
+    ``generic``: the topic's own terms ("vLLM", "KV cache"): a title leading with one names a field, not an item.
+    """
+    common = {g.lower() for g in generic}
+    for inc in brief.increments:
+        lead = _ENTRY_NAME.match(inc.title.strip())
+        name = lead.group(0) if lead and len(lead.group(0)) >= 4 and lead.group(0).lower() not in common else None
+        found = [e for e in brief.register_open if e.get("d") and (
+            any(i in str(e.get("text") or "") for i in inc.arxiv)
+            or (name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", str(e.get("text") or ""))))]
+        inc.register_open = [str(e["d"]) for e in found]
+        if found:
+            said = "；".join(f"{e['d']}（{excerpt(str(e.get('text') or ''), 40)}）" for e in found[:3])
+            inc.credibility_reason = f"{inc.credibility_reason} · 登记簿未闭合 {said}".lstrip(" ·")
+
+
 def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
                    results: Mapping[str, ArxivEntry]) -> ArxivEntry:
     """A number written for another paper: listed for audit with the likely one, never citable as new.

@@ -7,7 +7,7 @@ from datetime import date
 from langgraph.runtime import Runtime
 
 from agents.integrator.compose import integrate as compose_brief
-from agents.integrator.compose import living_doc_label
+from agents.integrator.compose import link_open_entries, living_doc_label
 from agents.integrator.drafts import save_and_write
 from agents.integrator.llm_text import ModelWriter
 from agents.scanner.history import window_counts_history
@@ -46,6 +46,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief.register_open = verified.get("register_open", [])
     brief.register_closed = verified.get("register_closed", [])
     brief.register_elsewhere = verified.get("register_elsewhere", [])
+    link_open_entries(brief, scan.topic.keywords)
     brief.review_notes = [
         f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
         for d in ctx.store.decisions(state.thread) if d.action == "reject"
