@@ -246,6 +246,8 @@ class Brief(_Model):
     # Sections of the window's notes that speak of the topic but became no item (no identifier, no rating):
     # listed with their relevance and the scout's flag, so that nothing read is silently dropped.
     unplaced: list[dict] = Field(default_factory=list)
+    # The notes' sections the scouts set aside by their headings ("杂项（跳过）"): one path per section.
+    unplaced_set_aside: list[str] = Field(default_factory=list)
     generated_by: str = "baton"
     review_notes: list[str] = Field(default_factory=list)
     register_open: list[dict] = Field(default_factory=list)

@@ -47,7 +47,8 @@ class _File:
 def _sections(items: list[Item], files: list[_File] | None = None) -> dict[str, dict]:
     files = files or [_File("inbox/mei/2026-03-11T2010-mei-evening-scan.md", NOTE, NOTE)]
     read = {f.path for f in files}
-    return {entry["title"]: entry for entry in unplaced_sections(files, read, items, RULES)}
+    found, set_aside = unplaced_sections(files, read, items, RULES)
+    return {entry["title"]: entry for entry in found} | {"set aside": {"sources": set_aside}}
 
 
 def test_sections_no_item_holds_are_listed_with_relevance_and_the_scouts_flag() -> None:
@@ -59,8 +60,7 @@ def test_sections_no_item_holds_are_listed_with_relevance_and_the_scouts_flag() 
     assert "向量库选型" not in found  # nothing of the topic
     assert "Raven 开源了" not in found  # a link's section is its item's
     assert "小结" not in found  # the note speaking of itself
-    set_aside = found["来源自注不收的段落 1 段"]
-    assert set_aside["sources"] == ["inbox/mei/2026-03-11T2010-mei-evening-scan.md"]
+    assert found["set aside"]["sources"] == ["inbox/mei/2026-03-11T2010-mei-evening-scan.md"]  # "杂项（跳过）"
 
 
 def test_a_section_an_item_holds_is_not_listed_nor_its_subsections() -> None:
@@ -74,4 +74,4 @@ def test_a_section_an_item_holds_is_not_listed_nor_its_subsections() -> None:
 def test_coordination_notes_and_the_topics_own_briefs_are_not_audited() -> None:
     files = [_File("inbox/otto/2026-03-11-1245-otto-coordination-noon.md", NOTE, NOTE),
              _File("inbox/otto/2026-03-10-serving-e1prep.md", NOTE, NOTE)]
-    assert _sections([], files) == {}
+    assert _sections([], files) == {"set aside": {"sources": []}}

@@ -21,7 +21,6 @@ MARKS = [
     ("- 结论和我们 3-01 的选型表基本一致", "anchored"),
     ("- numbers consistent with our anchored table", "anchored"),
     ("- 3-01 / 3-02 我们零散锚过 Quokka、Lumen，这张表正好当骨架", "anchored"),
-    ("- 科普框架，活文档各节都有", "anchored"),
     ("- we've anchored most of these pieces before; the table is the new part", "anchored"),
     ("- 建议归入：serving §2 调度", "placed"),
     ("- file under training §data", "placed"),
@@ -79,6 +78,7 @@ NOT_MARKS = [
     "- new findings: 2× throughput on H100",
     "- 下次要锚过去的是 Lumen 那条",  # a plan, not a status
     "- 活文档里没有这类数据",
+    "- Quokka、Lumen 活文档都有，这篇补的是成体系的生产数字",  # the components are kept, not the paper
     "- 新意在于把卸载和调度合在一起",  # says what is new, not that little is
     "- 丢包率 3%，重传多",  # "丢" inside a word
     "- 显存丢了一半，OOM 后重启",

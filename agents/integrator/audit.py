@@ -47,8 +47,9 @@ def _spans(items: Sequence[Item]) -> dict[str, list[tuple[int, int]]]:
 
 
 def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item], rules: ScopeRules,
-                      own_slot: str | None = None) -> list[dict]:
-    """The headed sections of the window's read notes that no item holds and that speak of the topic.
+                      own_slot: str | None = None) -> tuple[list[dict], list[str]]:
+    """The headed sections of the window's read notes that no item holds and that speak of the topic, and the
+    paths of the sections the scouts set aside by their headings ("杂项（跳过）", "丢弃清单"), one per section.
 
     ``files``: the scan's files (path, body or text, body_line); ``read``: the paths read in the window;
     ``items``: every item the window made (whatever list it ends in). Coordination notes relay, and this
@@ -95,9 +96,4 @@ def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item
             found.append({"key": f"section:{path}#L{passage.start}", "title": title, "arxiv": [], "paper_card": None,
                           "sources": [path], "line": passage.start, "relevance": relevance,
                           "reason": f"{reason}（{path} L{passage.start}）"})
-    if set_aside:  # the scouts' own "跳过 / 丢弃 / 不收" sections: read, and set aside by their headings
-        found.append({"key": "section:set-aside", "title": f"来源自注不收的段落 {len(set_aside)} 段",
-                      "arxiv": [], "paper_card": None, "sources": sorted(set(set_aside)), "line": 0, "relevance": 0,
-                      "reason": "标题即注明跳过 / 丢弃 / 不收 / 本主题外："
-                                + "、".join(dict.fromkeys(p.rsplit("/", 1)[-1] for p in set_aside))})
-    return found
+    return found, set_aside

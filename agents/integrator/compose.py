@@ -772,7 +772,7 @@ def integrate(
     health = source_health(today_counts(scan), history_counts)
     _same_name_told(excluded, carried, below_cut, increments)
     read_paths = {s.path for s in scan.sources if s.in_window and s.status in ("read", "truncated")}
-    unplaced = unplaced_sections(scan.files, read_paths, items, rules, topic.slot)
+    unplaced, skipped_sections = unplaced_sections(scan.files, read_paths, items, rules, topic.slot)
     statuses = [inc.status for inc in increments]
     density = density_of(statuses)
     labels = [(f"arXiv {inc.arxiv[0]}" if inc.arxiv else inc.title, inc.status) for inc in increments]
@@ -788,7 +788,7 @@ def integrate(
         density=density, honesty=honesty, sources=_rated_sources(scan.sources, increments),
         increments=increments, warnings=list(warnings), arxiv=citable, gaps=list(gaps), alerts=list(alerts),
         stats=Stats(sources_read=read, sources_skipped=len(scan.sources) - read),
-        excluded=excluded, carried=carried, below_cut=below_cut, unplaced=unplaced, input_alert=alert, set_aside=set_aside,
+        excluded=excluded, carried=carried, below_cut=below_cut, unplaced=unplaced, unplaced_set_aside=skipped_sections, input_alert=alert, set_aside=set_aside,
         repaired_ids=repaired_ids,
     )
     refresh_summary(brief, topic.increments)

@@ -376,7 +376,9 @@ def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, lat
     figures = [f.raw for f in judgement.new_figures]
     figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
     where = sorted({f"{s.id}（{_version(b.version)} · {b.day}）" for s, b in judgement.bullets})
-    anchored = f"已锚入 {' / '.join(where)}" if where else f"往期简报已提及（{' / '.join(judgement.briefs)}）"
+    anchored = (f"已锚入 {' / '.join(where)}" if where else
+                f"往期简报已提及（{' / '.join(judgement.briefs)}）" if judgement.briefs else
+                (judgement.marked or "来源标注已锚"))
     new = "新入 paper_card" if judgement.new_card and not judgement.new_figures else "今日带来新数字"
     return f"{_label(item, title)} {anchored}；{new}，依据 {'、'.join(facts)}{figure_text}。"
 
@@ -392,6 +394,7 @@ def relation_text(item: Item, judgement: Judgement, match: SectionMatch | None, 
     if judgement.status == "net_new":
         return f"{lead}。本条为该节新增的 NET-new 条目，与上列已锚条目并列补充。"
     where = sorted({s.id for s, _ in judgement.bullets})
-    tail = f"本条已在 {' / '.join(where)} 锚入，今日内容是对已锚条目的补充（新数字或新组合）" if where else \
-        "本条在往期简报中出现过、尚未写入活文档"
+    tail = (f"本条已在 {' / '.join(where)} 锚入，今日内容是对已锚条目的补充（新数字或新组合）" if where else
+            "本条在往期简报中出现过、尚未写入活文档" if judgement.briefs else
+            "来源称其内容已锚（活文档未见以本条为名的条目），今日内容按整合处理")
     return f"{lead}。{tail}。"

@@ -152,6 +152,9 @@ def _says_nothing_for(remark: str, names: Collection[str]) -> bool:
         said.group(0).lower().endswith(" for") and any(re.match(rf"\s*(?:the\s+)?{re.escape(n)}\b", after) for n in names))
 
 
+# A note's "nothing new" that says why: what it holds overlaps what is anchored ("和已锚内容重合", "基本覆盖").
+_OVERLAPS_ANCHORED = re.compile(r"重合|已锚|覆盖|重复|沿用|已有|already (?:anchored|covered)|overlaps?", re.IGNORECASE)
+_LOW_RELEVANCE = re.compile(r"相关度(?:很|较)?低|low relevance|unrelated|无关", re.IGNORECASE)
 _SUMMARY_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(?:本轮|今日|本次)?\s*(?:小结|总结|结论|summary|wrap[- ]?up|tl;?dr)\b",
                               re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -264,7 +267,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return TopicFit(False, relevance, f"来源标注转交：「{_quote(mark.text)}」（{_where(path, mark)}）")
     for remark in getattr(item, "remarks", []):
         if _says_nothing_for(remark, ours):  # the note itself (or, for its items, its preamble or summary)
-            return TopicFit(False, relevance, f"来源注明本主轴无新增或相关度低：「{_quote(remark)}」（{item.sources[0]}）")
+            if relevance >= 1 and _OVERLAPS_ANCHORED.search(remark) and not _LOW_RELEVANCE.search(remark):
+                # "inference 主轴：无 NET-new；…和已锚内容重合": the topic's matter, already kept — carried.
+                return TopicFit(True, relevance, mark="carried", stars=stars,
+                                evidence=f"来源注明本主轴无新增：「{_quote(remark)}」（{item.sources[0]}）")
+            return TopicFit(False, relevance, f"来源注明本主轴相关度低：「{_quote(remark)}」（{item.sources[0]}）")
     if placed_else is not None and relevance < STRONG:
         path, mark = placed_else
         return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"
@@ -351,7 +358,7 @@ class PassageVerdict(NamedTuple):
 _SECTION_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:§\s*)?(\d{1,2}(?:\.\d+)*)(?:[.、)]|\s)")
 # The sections a routing line lists: "§1 / §3", "1、2", "§2 only"; a count or a figure is no label.
 _LISTED_LABEL = re.compile(r"§\s*(\d{1,2}(?:\.\d+)*)(?![\d.])|"
-                           r"(?<![\d.§A-Za-z])(\d{1,2})(?![\d.]|\s*(?:%|ms|s\b|×|x\b|倍|个|条|件|份|篇|项|GB|k\b))")
+                           r"(?<![\d.§A-Za-z])(\d{1,2})(?![\d.]|\s*(?:%|ms|s\b|×|x\b|倍|个|条|件|份|篇|项|GB|k\b|大|种|类|步|款|家|层|点|日|天|年|月))")
 
 
 def _section_label(heading: str) -> str | None:

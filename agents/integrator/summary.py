@@ -45,7 +45,8 @@ def summary_lines(brief: Brief, limits: tuple[int, int]) -> list[str]:
     read = sum(1 for s in brief.sources if s.status in ("read", "truncated"))
     lines.append(f"来源：读入 {read} 份，未读 {len(brief.sources) - read} 份（原因见第一节）；主轴外条目排除 "
                  f"{len(brief.excluded)} 件；已锚定沿用 {len(brief.carried)} 件；未入选 {len(brief.below_cut)} 件"
-                 + (f"；未成条目的段落 {len(brief.unplaced)} 段" if brief.unplaced else ""))
+                 + (f"；未成条目的段落 {len(brief.unplaced)} 段" if brief.unplaced else "")
+                 + (f"（另有来源自注不收 {len(brief.unplaced_set_aside)} 段）" if brief.unplaced_set_aside else ""))
     if brief.input_alert:
         lines.append(f"输入异常：{brief.input_alert}")
     return lines

@@ -54,8 +54,9 @@ _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)
                          r"(?<![不没未])(?:基本|完全|大体)?一致|\b(?:matches|consistent with) (?:what )?(?:the living doc|our (?:anchored|earlier))",
                          re.IGNORECASE)
 # The scout says the item's parts are anchored already, anywhere on its line: "9-27 / 9-28 我们零散锚过 A、B",
-# "活文档各节都有", "these pieces are already in the living doc". Anchored, not NET-new.
-_ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n]{0,10}?锚过|活文档(?:各节|里)?都有|"
+# "these pieces are already in the living doc". Anchored, not NET-new. ("Mooncake、llm-d 活文档都有，这篇补的是
+# 生产数字" says the components are kept, not the paper: no mark.)
+_ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n]{0,10}?锚过|"
                               r"\b(?:already|all) (?:covered|in) (?:by |in )?(?:the |our )?living doc|"
                               r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
