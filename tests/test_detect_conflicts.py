@@ -141,3 +141,17 @@ def test_a_table_figure_in_a_conflict_is_said_as_a_sentence_naming_its_columns()
     assert "表中一行「Lumen blog：QuillServe TTFT 310ms，Setup A100, 多轮对话, 并发 32」" in warning.text
     assert "| 310ms |" not in warning.text  # no raw table fragment
     assert "「QuillServe TTFT 125ms on A100, 多轮对话, 并发 32」" in warning.text  # prose is quoted as written
+
+
+def test_a_relative_figure_against_a_version_is_about_the_release_not_the_version() -> None:
+    """"decode 吞吐相对 v1.2 提升 1.6×" and "…提升 1.25×（相对 v1.2）" under one stated set-up disagree; the
+    baseline version and the parallel layout ("TP8") name no entity; a different set-up is no conflict."""
+    release = "- Quokka v1.3 release note：Llama-70B，8×H200，TP8，batch 64，decode 吞吐相对 v1.2 提升 1.6×"
+    blog = "- Quokka 官方博客：Llama-70B，8×H200，TP8，batch 64，decode 吞吐提升 1.25×（相对 v1.2）"
+    other = "- 社区实测：Llama-70B，4×H20，TP4，batch 16，decode 吞吐相对 v1.2 高 1.1×"
+    conflicts = check_number_conflicts(_mentions(release, blog))
+    assert len(conflicts) == 1 and "1.6" in conflicts[0].text and "1.25" in conflicts[0].text
+    assert not any(w in (conflicts[0].subject or "") for w in ("v1.2", "TP8"))
+    assert check_number_conflicts(_mentions(release, other)) == []
+    # "decode" is no "code" workload: the figures' conditions do not differ by it.
+    assert "workload" not in figure_claims(_mentions(blog))[0].conditions

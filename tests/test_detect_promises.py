@@ -63,6 +63,7 @@ SECOND_PROMISES = [
     ('Cobalt 的作者在 issue 里答复，团队打算 11 月中旬把权重放出来', 'Cobalt', '2026-11-30'),
     ('Garnet 团队表示会在 12 月下旬公布训练脚本', 'Garnet', '2026-12-31'),
     ('- Basalt：维护者争取 1 月上旬释出 FP8 kernel', 'Basalt', '2027-01-31'),
+    ('Cobalt 的作者在 GitHub issue 里说，代码和 trace 打算 11 月 20 日前后一起放出来', 'Cobalt', '2026-11-20'),
 ]
 SECOND_NOT_PROMISES = [
     'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',
@@ -119,3 +120,10 @@ def test_promises_without_latin_words_are_tracked_apart_and_never_collide(tmp_pa
     track_promises(db, mentions, date(2027, 2, 10))
     track_promises(db, mentions, date(2027, 2, 10))  # a re-run adds nothing
     assert len(promise_warnings(db, date(2027, 3, 1))) == 2
+
+
+def test_a_promise_under_a_heading_is_the_headings_subject_not_the_platform_it_was_said_on() -> None:
+    body = "## Quillmap：分层 KV 卸载 ⭐⭐⭐\n- 时间线：作者在 GitHub issue #3 里回复，代码打算 11 月 20 日前后放出来\n"
+    [promise] = _promises(SECOND_NOTE, body)
+    assert promise.detail["due"] == "2026-11-20"
+    assert promise_subject(promise.context) == "Quillmap"

@@ -72,7 +72,7 @@ _PROMISE = re.compile(
     r"(?P<lead>计划(?!书)|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|说是|宣布将|表示将|表示会|准备(?:在|于)?|打算(?:在|于)?"
     r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
     r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
-    r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:[上中下]旬|底|中|初)?)"
+    r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?(?:[上中下]旬|底|中|初)?)"
     r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|发)"
     # Passive: "weights are expected to be released in Q1 2027".
     r"|\b(?P<lead_p>(?:is|are) (?:expected|scheduled|planned|due) to be)\s+(?P<what_p>released|shipped|published|"
@@ -128,6 +128,15 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
     if half:
         return f"{half.group(1)}-H{1 if half.group(2) == '上' else 2}", \
             f"{half.group(1)}-{'06-30' if half.group(2) == '上' else '12-31'}"
+    day_of_month = re.fullmatch(r"(\d{1,2})月(\d{1,2})[日号]", compact)
+    if day_of_month and written is not None:  # "10 月 20 日": that day, in the year after the note was written
+        month, dom = int(day_of_month.group(1)), int(day_of_month.group(2))
+        year = written.year + (1 if month < written.month else 0)
+        try:
+            when = date(year, month, dom).isoformat()
+        except ValueError:
+            return None
+        return when, when
     yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月(?:[上中下]旬|底|中|初)?", compact)
     if yearless:
         if written is None:
@@ -157,6 +166,11 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
     return f"{year:04d}-{month:02d}", f"{year:04d}-{month:02d}-{last:02d}"
 
 
+# The thing a section heading is about: its first name with a capital, a digit or a hyphen inside ("TierPilot").
+_HEADING_NAME = re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:[A-Z0-9-][\w.+-]*)+|(?<![\w-])[A-Z][a-z]{3,}(?![\w-])")
+# Where something is said, not what it is about: a promise "in a GitHub issue" is not GitHub's.
+_PLATFORM = re.compile(r"GitHub|GitLab|HF|HuggingFace|Hugging|arXiv|Twitter|Reddit|Discord|Slack|README|CSDN|Zhihu|"
+                       r"Medium|Substack|YouTube|LinkedIn|Weibo|WeChat|Blog|Issue|PR|TODO|FYI|TBD|WIP|NOTE|DONE", re.IGNORECASE)
 _METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
 
 
@@ -318,6 +332,11 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             head = re.split(r"[，,。；;：:]", line.strip().lstrip("-*•>#").strip(), maxsplit=1)[0].strip()
             if head and not sentence.startswith(head) and len(head) <= 60:
                 sentence = f"{head}…{sentence}"
+            # Under "## TierPilot：…" a line about "the authors" promises for TierPilot: the section names it.
+            named = _HEADING_NAME.search(re.sub(r"§\S+|arXiv\S*|\d{4}\.\d{4,5}\S*", " ", heading))
+            own = [n for n in _HEADING_NAME.findall(sentence) if not _PLATFORM.fullmatch(n)]
+            if named and not own and not _PLATFORM.fullmatch(named.group(0)):
+                sentence = f"{named.group(0)}：{sentence}"
             mentions.append(Mention(
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,

@@ -142,6 +142,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue  # a plain English word, not a name
         if _HARDWARE.fullmatch(word) or re.fullmatch(r"\d*[A-Za-z]?\d+[A-Za-z]?", word) or re.fullmatch(r"v\d+", low):
             continue
+        if re.fullmatch(r"v?\d+(?:\.\d+)+[\w.-]*", low) or re.fullmatch(r"(?:tp|pp|ep|dp|sp)\d+", low):
+            continue  # a version ("v0.5.21", the baseline of a relative figure) or a parallel layout ("TP8")
         if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(text, match.end()):
             continue
         found.append(match)
@@ -275,8 +277,11 @@ _CONDITIONS = {
     "context": re.compile(r"(\d+\s*[Kk])\s*(?:context|ctx|上下文|tokens? context)|(?:context|ctx|上下文)(?:\s*length|长度)?"
                           r"\s*[=:：]?\s*(\d+\s*[Kk]?)", re.IGNORECASE),
     "turns": re.compile(r"(多轮|单轮|multi-turn|single-turn)", re.IGNORECASE),
-    "workload": re.compile(r"(前缀密集|prefix-heavy|prefix-dense|长上下文|long-context|代码|code|聊天|chat|对话|检索|RAG|agent|智能体)",
-                           re.IGNORECASE),
+    # How big the cluster is: "4096 卡", "512 张 H100", "64 GPUs", "16 nodes", "2 节点" (not "8×H200": a box).
+    "scale": re.compile(r"(?<![\d.])(\d{1,6})\s*(?:张|块)?\s*(?:卡|GPUs?\b|nodes?\b|节点)", re.IGNORECASE),
+    "workload": re.compile(r"(前缀密集|prefix-heavy|prefix-dense|长上下文|long-context|代码|(?<![A-Za-z])code(?![A-Za-z])|聊天|"
+                           r"(?<![A-Za-z])chat(?![A-Za-z])|对话|检索|(?<![A-Za-z])RAG(?![A-Za-z])|"
+                           r"(?<![A-Za-z])agent(?![A-Za-z])|智能体)", re.IGNORECASE),
 }
 _TURNS = {"多轮": "multi", "multi-turn": "multi", "单轮": "single", "single-turn": "single", "前缀密集": "prefix",
           "prefix-heavy": "prefix", "prefix-dense": "prefix", "长上下文": "long", "long-context": "long",
@@ -779,7 +784,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         values: dict[tuple[float, float], FigureClaim] = {}
         for claim in (c for pair in clash for c in pair):
             values.setdefault((claim.low, claim.high), claim)
-        listed = "；".join(f"{_fmt(c)}（{c.mention.source}：{_said(c)}）"
+        listed = "；".join(f"{_fmt(c)}（{c.mention.source} L{c.mention.line}：{_said(c)}）"
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
             "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",

@@ -118,6 +118,10 @@ def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]
     return [w.model_copy(update={"id": f"C{i}"}) for i, w in enumerate(kept, start=1)]
 
 
+# A name a bullet leads with: a token with an inner capital, a digit or a hyphen ("DSpark", "llm-d", "KVSET").
+_LEAD_NAME = re.compile(r"(?:\*\*)?([A-Za-z][a-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,})")
+
+
 def _recorded_threads(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> set[str]:
     """The days whose slot brief the vault holds (``…-{slot}.md``), as threads: that brief is the record.
     Not a brief baton published itself: its thread's own entries stay that day's record."""
@@ -170,6 +174,13 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # The numbers the living document cites in its anchored bullets ("…（D173）〔v3.36〕"): its open questions.
     cited = {f"D{n}" for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
              for n in re.findall(r"(?<![A-Za-z0-9])D(\d{2,})(?!\d)", str(bullet.text))}
+    # What the living document keeps as of the brief: its papers and the names its bullets lead with
+    # ("DSpark 85% 加速 …"), not the topic's own terms: an open entry about one of them is this topic's.
+    kept_ids = set(scan.living.anchored_ids(scan.day, scan.end))
+    common = {k.lower() for k in scan.topic.keywords}
+    kept_names = {lead.group(0) for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
+                  if (lead := _LEAD_NAME.match(re.split(r"[：:（(—]", str(bullet.text), maxsplit=1)[0].strip()))
+                  and len(lead.group(0)) >= 4 and lead.group(0).lower() not in common}
     register_open, register_elsewhere = [], []
     for e in open_entries(ctx.db, scan.end, own, superseded):
         if e.d in carried:
@@ -177,7 +188,9 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         ours = (relevance(e.text, scan.topic.keywords) >= 1
                 or e.d in cited  # the living document names it: this topic's question
                 or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
-                or any(i in e.text for i in window_ids))  # about a paper the window names
+                or any(i in e.text for i in window_ids)  # about a paper the window names
+                or any(i in e.text for i in kept_ids)  # about a paper the living document keeps
+                or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", e.text) for n in kept_names))
         entry = {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         # Another topic's open question is named, not silently left out: the reader sees what was set aside.
         (register_open if ours else register_elsewhere).append(entry if ours else {**entry, "source": e.source})

@@ -169,8 +169,12 @@ def note_promises_derivation(tz: ZoneInfo) -> Derivation[tuple[datetime, list[Me
 _RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)
 _RELAY_CLAUSE = re.compile(r"(?:据|根据|来自|援引|according to|per|via|reported by|citing)[^，,。；;]*?(?:报道|称|消息)?[，,]",
                            re.IGNORECASE)
-_COMMON = frozenset({"The", "This", "That", "A", "An", "In", "On", "By", "It", "We", "They", "According"})
-_LEADS = re.compile(r"计划|预计|将于|承诺|拟于|预定|宣布将|plans? to|will (?:ship|release|open)|targets?|expects? to",
+_COMMON = frozenset({"The", "This", "That", "A", "An", "In", "On", "By", "It", "We", "They", "According",
+                     # where a promise is said, not who makes it ("作者在 GitHub issue 里回复")
+                     "GitHub", "GitLab", "HF", "HuggingFace", "Hugging", "Face", "README", "Twitter", "Reddit", "Discord",
+                     "CSDN", "Medium", "Substack", "YouTube", "Issue", "PR"})
+_LEADS = re.compile(r"计划|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|宣布将|表示将|表示会|准备|打算|争取|有望|预告|"
+                    r"plans? to|will (?:ship|release|open)|targets?|expects? to|aims? to",
                     re.IGNORECASE)
 
 
