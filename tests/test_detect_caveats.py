@@ -315,3 +315,16 @@ def test_a_flagged_heading_is_reported_as_the_scouts_risk_not_as_a_doubt() -> No
     assert risk.label == "来源标注风险" and "风险注记" in risk.action and risk.risk == "中"
     doubt = next(w for s, w in warnings.items() if s and "QuillServe" in s)
     assert doubt.label is None and "作者自报" in doubt.text
+
+
+@pytest.mark.parametrize(("claim", "heading", "subject"), [
+    ("只在单节点 8 卡上跑过，跨节点 RDMA 回拉只有微基准 ⚠⚠⚬", "## Quillmap：分层 KV 卸载 ⭐⭐⭐", "Quillmap"),
+    ("GPU 型号未注明，TTFT 口径不清", "### Tern-Serve 0.4 发布", "Tern-Serve"),
+    ("Lumen-KV 的数字是厂商自测", "## 杂项", "Lumen-KV"),  # a system named on the line is the subject
+    ("只给了一个 batch size 的 TTFT", "## 杂项", "杂项"),  # no system anywhere: the section's own words
+])
+def test_a_caveat_is_about_the_system_its_section_names_not_the_technology_on_its_line(
+        claim: str, heading: str, subject: str) -> None:
+    from agents.verifier.caveats import caveat_subject
+
+    assert caveat_subject(claim, heading) == subject

@@ -42,6 +42,9 @@ _GENERIC = frozenset({
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
 
 
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?")
+
+
 def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
     """What the caveat is about: the claim's paper number, else its first proper name, else the heading's.
 
@@ -56,13 +59,20 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
             return refs[0]
     if paper:
         return paper
-    for text in (claim, _OUTLINE.sub(" ", heading)):
-        for match in _NAME.finditer(text):
-            name = match.group(1).strip()
-            first = name.split()[0]
-            if first not in _GENERIC and len(name) >= 3 and any(c.isupper() for c in first):
-                return name
-    return re.sub(r"[⭐★⚠⚬]+|§[\w.]+", "", heading).strip()[:40] or "（未具名）"
+    names = {}
+    for source, text in (("claim", claim), ("heading", _OUTLINE.sub(" ", heading))):
+        names[source] = [name for match in _NAME.finditer(text) if (name := match.group(1).strip())
+                         and name.split()[0] not in _GENERIC and len(name) >= 3 and any(c.isupper() for c in name.split()[0])]
+    # An acronym on the claim's line ("跨节点 RDMA 回拉", "GPU 型号未注明") is the technology the claim is about,
+    # not the system: the heading's name ("## TierPilot：…") says whose claim it is.
+    own = [n for n in names["claim"] if not _ACRONYM.fullmatch(n.split()[0])]
+    if own:
+        return own[0]
+    if names["heading"]:
+        return names["heading"][0]
+    if names["claim"]:
+        return names["claim"][0]
+    return re.sub(r"[⭐★⚠⚬]+|§[\w.]+|^\s*#+", "", heading).strip()[:40] or "（未具名）"
 
 
 def _is_window_note(path: str) -> bool:
