@@ -442,8 +442,10 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = _subject(mention, ids)
         if metric is None or subject is None:
             continue
-        if metric in _TIME_METRICS and unit != "ms":
-            continue  # "TTFT -46%" or "4.5× TTFT": a relative change, not a latency
+        if metric in _TIME_METRICS and unit == "×":
+            metric = f"{metric} speedup"  # "P99 TTFT 降 3.1×": a speed-up of the latency, compared as such
+        elif metric in _TIME_METRICS and unit != "ms":
+            continue  # "TTFT -46%": a relative change against an unstated baseline, not a latency
         if unit == "×" and not table:
             pair = _name_chain(context[:pos], sources, 2)
             subject = f"{pair[0]} vs {pair[1]}" if pair else subject
