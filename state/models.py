@@ -41,15 +41,16 @@ IncrementStatus = Literal["net_new", "integrated", "carried"]
 GapStatus = Literal["met", "late", "missing", "excused"]
 
 # Every warning kind, and how it reads in the brief's headings (Chinese, as the team writes). The
-# contract's kinds come first; baton adds gap_unreported, version_beyond_latest, streak_mismatch and
-# caveat (a claim its own author marked as unchecked: ⚠ marks, 待核, conditions unstated, single test).
+# contract's kinds come first; baton adds gap_unreported, version_beyond_latest, streak_mismatch,
+# caveat (a claim its own author marked as unchecked: ⚠ marks, 待核, conditions unstated, single test) and
+# late_unreported (a coordination note calls on time a delivery that came after its due time).
 WARNING_LABELS = {
     "id_malformed": "arXiv 号格式错误", "id_conflict": "同名异号 / 同号异名", "title_mismatch": "标题不符",
     "date_mismatch": "日期不符", "version_conflict": "版本号各源不一", "number_conflict": "数字各源不一",
     "promise_open": "承诺待兑现", "promise_overdue": "承诺逾期", "single_source": "单一来源、无链接",
     "register_collision": "登记簿编号冲突", "false_alarm": "协调误报", "instruction_in_source": "来源中夹带指令",
     "gap_unreported": "棒位缺口未报", "version_beyond_latest": "版本号超出最新版", "streak_mismatch": "缺口天数不符",
-    "caveat": "来源自注存疑",
+    "caveat": "来源自注存疑", "late_unreported": "迟交未报",
 }
 WARNING_KINDS = tuple(WARNING_LABELS)
 
@@ -190,6 +191,8 @@ class GapEntry(_Model):
     checked_at: datetime | None = None
     closed_at: datetime | None = None
     source: str | None = None
+    # The slot-day this brief itself delivers (its own slot, its own day): missing until it is published.
+    this_brief: bool = False
 
 
 class AlertEntry(_Model):

@@ -154,6 +154,23 @@ def test_a_late_claim_for_a_slot_still_missing_is_an_unreported_gap(tiny_vault: 
     assert not any(k.startswith("false_alarm") for k in warnings)
 
 
+@pytest.mark.parametrize("said", [
+    "| mei | digest | 09:00 | ✅ 08:30 到（按文件名看的） |",
+    "- mei digest 按时到了",
+    "- mei digest arrived on time",
+])
+def test_a_late_delivery_called_on_time_is_corrected(tiny_vault: Path, said: str) -> None:
+    """mei's note came at 09:40 (front matter), after its 09:00 due: a note calling it on time is corrected."""
+    (tiny_vault / "inbox/mei/2026-03-11-0800-mei-digest.md").write_text(
+        "---\ntime: 2026-03-11T09:40:00+08:00\n---\n# digest\n\nbody.\n", encoding="utf-8")
+    _note(tiny_vault, "otto", "2026-03-11-1245-otto-coordination-noon.md",
+          f"# noon\n\n| agent | 棒位 | due | 今日 |\n|---|---|---|---|\n{said}\n" if said.startswith("|") else f"# noon\n\n{said}\n")
+    cfg = load_vault_config(tiny_vault)
+    warnings = {w.key: w for w in check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 3), cfg)}
+    late = warnings["late_unreported#mei/digest/2026-03-11"]
+    assert late.kind == "late_unreported" and "09:40" in late.text and "due 09:00" in late.text
+
+
 @pytest.mark.parametrize(("status", "where", "expected"), [
     ("⚠ 未出 —— 需要 lead 介入", "lin · radar", [("lin/radar", DAY, "open", None)]),
     ("⚠⚬⚬ still missing · day 2", "lin | radar", [("lin/radar", DAY, "open", 2)]),

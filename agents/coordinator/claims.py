@@ -351,6 +351,12 @@ def _check_one(claim: Claim, gap: GapEntry, author: str, when: str) -> BriefWarn
                 f"但 {gap.source} 已于 {short_date(gap.arrived.date())} {gap.arrived.strftime('%H:%M')} 到达（{on_time}）")
         return _warning("false_alarm", text, "中", f"撤回对 {claim.slot.split('/')[0]} 的补交要求，更正协调笔记",
                         [claim.source] + ([gap.source] if gap.source else []), f"false_alarm#{subject}")
+    if claim.state == "met" and gap.status == "late" and gap.arrived is not None and gap.due is not None:
+        # Said on time, came late: a late delivery is still a delivery, but the streak counts it.
+        text = (f"{author} {when} 协调笔记称 {claim.slot} {day} 按时，实为迟交："
+                f"{gap.source or '该笔记'} {gap.arrived.strftime('%H:%M')} 到达，due {gap.due.strftime('%H:%M')}")
+        return _warning("late_unreported", text, "低", "更正协调笔记为迟交；连续计数以棒位表为准",
+                        [claim.source] + ([gap.source] if gap.source else []), f"late_unreported#{subject}")
     if claim.state == "open" and claim.streak and gap.status in ("late", "missing") and claim.streak != gap.streak:
         text = (f"{author} {when} 协调笔记称 {claim.slot} 第 {claim.streak} 日缺口，"
                 f"棒位记录为第 {gap.streak} 日（{day}）")

@@ -104,6 +104,11 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         report = DeliveryReport()
     brief.stats.seconds = round(ctx.store.run_seconds(state.run_id), 2) if state.run_id else 0.0
     brief.gaps = [gap for gap in gaps if gap.date == state.day]
+    own_slot = cfg.topics[state.topic].slot if state.topic in cfg.topics else None
+    for gap in brief.gaps:
+        if gap.slot == own_slot and gap.status == "missing":
+            # The slot this brief delivers: not missing, it is this draft, closed when it is published.
+            gap.this_brief = True
     brief.alerts = load_alerts(ctx.db, day)
     known = {w.key for w in brief.warnings if w.key}
     for warning in claims:
