@@ -155,3 +155,14 @@ def test_a_relative_figure_against_a_version_is_about_the_release_not_the_versio
     assert check_number_conflicts(_mentions(release, other)) == []
     # "decode" is no "code" workload: the figures' conditions do not differ by it.
     assert "workload" not in figure_claims(_mentions(blog))[0].conditions
+
+
+def test_where_a_figure_ran_is_not_whose_figure_it_is() -> None:
+    """Two papers each "在 Quokka 上加速 2.1× / 2.3×" are two papers' results, not Quokka's figure twice."""
+    a = "- Tessel（arXiv 2610.30001）：草稿树分层扩展，EAGLE 类草稿在 Quokka 上端到端加速 2.1×"
+    b = "- Lattice（arXiv 2610.30002）：多级草稿验证，EAGLE 类草稿在 Quokka 上端到端加速 2.3×"
+    assert check_number_conflicts(_mentions(a, b)) == []
+    assert {c.subject for c in figure_claims(_mentions(a, b))} == {"2610.30001", "2610.30002"}
+    # One paper, two sources, one set-up: still a conflict.
+    again = "- Tessel（arXiv 2610.30001）：复测，EAGLE 类草稿在 Quokka 上端到端加速 3.4×"
+    assert len(check_number_conflicts(_mentions(a, again))) == 1

@@ -131,8 +131,8 @@ def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
 # The words a claim is made of: names, versions, figures and the Latin terms of the field ("RadixAttention",
 # "multi-LoRA", "llama.cpp", "92.7k"), lower-cased; Chinese prose is too loose to compare word by word.
 _CLAIM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9]|\d+(?:[.,]\d+)*(?:\s*(?:%|×|x|ms|s|k|tok/s|GB))?")
-_PLAIN = frozenset({"the", "and", "for", "with", "vs", "via", "on", "in", "of", "to", "is", "are", "a", "an", "md",
-                    "inbox", "jay", "tom", "https", "http", "www", "com"})
+_PLAIN = frozenset({"the", "and", "for", "with", "vs", "via", "on", "in", "of", "to", "is", "are", "a", "an",
+                    "https", "http", "www", "com"})
 _SAME_CLAIM = 4  # words a claim line shares with one anchored bullet to restate it
 
 

@@ -130,6 +130,10 @@ def _sources_named(mentions: Sequence[Mention]) -> set[str]:
     return sources
 
 
+_PLATFORM_BEFORE = re.compile(r"(?:在|于|基于|相对于?|相比|比|较|对比|\bon|\batop|\bover|\bthan|\bagainst)\s*$",
+                              re.IGNORECASE)
+
+
 def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
     """The entity names in ``text``: name tokens that are not metrics, conditions, hardware or sources."""
     found = []
@@ -144,6 +148,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue
         if re.fullmatch(r"v?\d+(?:\.\d+)+[\w.-]*", low) or re.fullmatch(r"(?:tp|pp|ep|dp|sp)\d+", low):
             continue  # a version ("v0.5.21", the baseline of a relative figure) or a parallel layout ("TP8")
+        if _PLATFORM_BEFORE.search(text[:match.start()]):
+            continue  # where it ran or what it beat ("在 vLLM 上加速 2.1×", "比 SGLang 快", "over vLLM"): not the subject
         if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(text, match.end()):
             continue
         found.append(match)
@@ -438,6 +444,11 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             metric = "throughput"
         if subject is not None:
             subject = _paper_of(subject, context, ids.get((mention.source, mention.line), [])) or subject
+        line_ids = ids.get((mention.source, mention.line), [])
+        lead = re.split(r"[：:]", context, maxsplit=1)[0] if re.search(r"[：:]", context) else ""
+        if len(set(line_ids)) == 1 and line_ids[0] in lead and subject != line_ids[0]:
+            # "Tessel（arXiv 2610.30001）：…在 Quokka 上加速 2.1×": the line's lead names the paper whose result it is.
+            subject = line_ids[0]
         if subject is None:
             subject = _subject(mention, ids)
         if metric is None or subject is None:
