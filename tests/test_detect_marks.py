@@ -28,6 +28,7 @@ MARKS = [
     ("- forwarded to ann for the RAG line", "forwarded"),
     ("- serving 主轴仅邻接", "adjacent"),
     ("- only adjacent to serving", "adjacent"),
+    ("- serving 主轴邻接（推理期访存模式），非直接增量", "adjacent"),
     ("- 与 serving 主轴无直接关系，偏训练侧", "adjacent"),
     ("- 和 serving 关系不大，记一笔", "adjacent"),
     ("- 跟 serving 主题无关（数据管线）", "adjacent"),

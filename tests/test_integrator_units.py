@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -495,3 +495,20 @@ def test_a_bullet_naming_several_papers_names_each_by_its_own_part(bullet: str, 
 
     item = Item(key=f"arxiv:{numbers[0]}", arxiv=numbers)
     assert bullet_name(bullet, item) == name
+
+
+@pytest.mark.parametrize(("summary", "in_topic"), [
+    ("长上下文 KV cache 稀疏注意力；主分类暂记 engineering，待复核是否归 inference", True),
+    ("KV cache 稀疏检索线（与已锚的 Tessel、Lattice 同组）", True),
+    ("KV cache 访存模式相关；inference 主轴邻接，非直接增量", False),
+    ("提到 KV cache；与 inference 主轴仅在推理成本上弱相关，排除", False),
+    ("KV cache 一笔带过；Tessel 只是引用", False),  # a kept name without the card tying itself to it
+])
+def test_a_card_filed_elsewhere_that_ties_itself_to_the_topic_is_the_topics(summary: str, in_topic: bool) -> None:
+    items, _ = _items()
+    paper = _by_key(items, "arxiv:2609.31415")
+    paper.card = _Card(1528, "2609.31415", "Sparse lookup", "engineering", "organized/paper_cards/1528.md",
+                       summary=summary)
+    paper.passages, paper.anchors = [], []  # only the card speaks
+    rules = replace(_rules(keywords=("KV cache",)), tracked=frozenset({"tessel", "lattice"}))
+    assert judge_scope(paper, rules).in_topic is in_topic

@@ -285,6 +285,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
             need, score = rules.min_relevance, relevance
         elif accepted:
             need, score = rules.min_relevance + 1, relevance
+        elif relevance >= 1 and _card_relates(card, rules):
+            # Filed elsewhere, but the card ties itself to this topic ("待复核是否归 llm-infra") or to what its
+            # living document keeps ("与已锚的 GeoPair、TriAttention 同组"): the card's own words, not its class.
+            need, score = rules.min_relevance, relevance
         else:  # a card filed elsewhere: only the topic's own terms, and strongly, outweigh it
             need, score = STRONG, len([h for h in hits if h in {k.lower() for k in rules.keywords}])
         if score >= need:
@@ -297,6 +301,27 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
     rag = any(word in text.lower() for word in _RAG_WORDS)
     return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")
+
+
+def _card_relates(card: Any, rules: ScopeRules) -> bool:
+    """The card's own text names this topic or a subject its living document keeps an entry for."""
+    text = f"{getattr(card, 'title', '')}\n{getattr(card, 'summary', '')}"
+    for line in text.split("\n"):
+        # "待复核是否归 llm-infra", "可归 llm-infra", "llm-infra 候选": placed here, if tentatively.
+        for match in _MAYBE_HERE.finditer(line):
+            if (match.group("a") or match.group("b") or "").lower() in rules.names:
+                return True
+        # "与已锚的 GeoPair、TriAttention 同组": tied to the document's own entries.
+        if _ANCHORED_KIN.search(line):
+            words = {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", line)}
+            if words & ({t for t in rules.tracked if len(t) >= 4} - {k.lower() for k in rules.keywords}):
+                return True
+    return False
+
+
+_MAYBE_HERE = re.compile(r"(?:是否)?(?:归|归入|转入|应归|可归|放进|进)\s*(?P<a>[A-Za-z][\w.-]*)|"
+                         r"(?P<b>[A-Za-z][\w.-]*)\s*(?:主轴|主题)?\s*候选")
+_ANCHORED_KIN = re.compile(r"已锚|同组|同一条线|同一线|同方向|同一系列|same line as|alongside", re.IGNORECASE)
 
 
 _SUBJECT_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?([A-Za-z][\w.+-]*[A-Za-z0-9])")

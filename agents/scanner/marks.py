@@ -66,7 +66,7 @@ _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|�
 # A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
 _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+list)?|hand(?:ed)?[- ]over(?:\s+list)?)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
-_ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)\s*邻接|"
+_ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)?\s*邻接(?!.{0,4}登记)|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only|"
                        # "与 serving 主轴无直接关系", "和 serving 关系不大", "跟 serving 主题无关"
                        r"(?:与|和|跟|对)\s*(?P<zh>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:的)?\s*"
