@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 from datetime import date
+
+import pytest
 from pathlib import Path
 
 from tests.test_integrator_compose import _vault
@@ -151,3 +153,22 @@ def test_a_page_with_one_restated_line_among_new_claims_stays_net_new(tmp_path: 
     brief = _brief(root)
     [page] = [inc for inc in brief.increments if any("heron.example" in u for u in inc.urls)]
     assert page.status == "net_new"
+
+
+@pytest.mark.parametrize("slip", ["jay 下午那篇把号写成了 2609.40012，是抄错，以卡为准",
+                                  "note: 2609.40012 in jay's note is a typo, should read 2609.40021"])
+def test_a_number_a_source_calls_a_slip_is_settled_not_left_to_check(tmp_path: Path, slip: str) -> None:
+    root = _fjord_vault(tmp_path)
+    radar = root / "inbox/tom/2026-09-29T0900-tom-radar.md"
+    radar.write_text(radar.read_text(encoding="utf-8") + f"- {slip}\n", encoding="utf-8")
+    brief = _brief(root)
+    [conflict] = [w for w in brief.warnings if w.kind == "id_conflict"]
+    assert conflict.risk == "低" and conflict.label == "号码笔误（来源已更正）" and "以 2609.40021 为准" in conflict.text
+    [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
+    assert "核对后再引用" not in fjord.argument
+
+
+def test_a_number_conflict_nobody_settled_stays_open(tmp_path: Path) -> None:
+    brief = _brief(_fjord_vault(tmp_path))
+    [conflict] = [w for w in brief.warnings if w.kind == "id_conflict"]
+    assert conflict.risk == "中" and conflict.label is None

@@ -733,7 +733,7 @@ def integrate(
         points, argument, relation = words[rank - 1] if words else (
             key_points(item, judgement), core_argument(item, title, judgement, doc, late),
             relation_text(item, judgement, match, scan, doc))
-        disputed = [w for w in kept_on_item if w.kind in _FINDING_KINDS]
+        disputed = [w for w in kept_on_item if w.kind in _FINDING_KINDS and not (w.kind == "id_conflict" and w.label)]
         if disputed:  # the item states what its sources disagree on: said where it is given, not only in 三
             what = "、".join(dict.fromkeys(_DISPUTED[w.kind] for w in disputed))
             argument = (f"{argument.rstrip('。')}；本条涉及的{what}各源不一（"

@@ -22,6 +22,11 @@ __all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "renumbered_men
 _PROPER = re.compile(r"(?=[A-Za-z0-9.-]{4,}$)[A-Za-z][a-z0-9]*(?:[A-Z0-9][A-Za-z0-9]*|-[A-Za-z0-9.]+)+")
 
 
+# A source saying a number was miswritten: "是抄错", "写错了", "笔误", "typo", "以卡和 abs 页为准", "should read".
+_SLIP = re.compile(r"抄错|写错|笔误|打错|错号|以[^，。；\n]{0,12}为准|应为|\btypo\b|\bmis-?typed\b|\bshould (?:be|read)\b",
+                   re.IGNORECASE)
+
+
 class _Malformed(NamedTuple):
     """What the window says about one malformed number: the full numbers starting with its digits,
     the names its own line gives it, and the numbers those names carry elsewhere."""
@@ -165,6 +170,17 @@ def check_id_conflicts(mentions: Sequence[Mention], references: Sequence[Mention
             " ".join(name_words(label)), " ".join(name_words(titles[i][0]))) >= 90]
         if known:
             text += f"{titles[known[0]][1]} 标题与 {known[0]} 相符。"
+        # A source of the window already calls the other number a slip ("把号写成了 X，是抄错，以卡为准"):
+        # the conflict is settled, said as such, not left for the reader to check.
+        settled = next((m for m in [*mentions, *references] if m.kind == "arxiv" and len(known) == 1
+                        and m.value in ids and m.value != known[0] and _SLIP.search(m.context or "")), None)
+        if settled is not None:
+            text += (f"{settled.source} L{settled.line} 已注明 {settled.value} 为笔误：「{quote(settled, 60)}」，"
+                     f"以 {known[0]} 为准。")
+            warnings.append(make_warning("id_conflict", text, "低", f"错号出现处加注，统一写作 {known[0]}",
+                                         [n.mention.source for n in group], label, f"id_conflict:name:{key}")
+                            .model_copy(update={"label": "号码笔误（来源已更正）"}))
+            continue
         warnings.append(make_warning("id_conflict", text, "中", "核对原文链接，统一为正确号码；错号出现处加注",
                                  [n.mention.source for n in group], label, f"id_conflict:name:{key}"))
     by_id: dict[str, list[ArxivName]] = defaultdict(list)
