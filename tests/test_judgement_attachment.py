@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from tests.test_integrator_compose import _vault
 from tests.test_judgement_notes import _brief, run_with_store
