@@ -60,9 +60,9 @@ SECOND_PROMISES = [
     ('Orca-9B weights are expected to be released in Q1 2027.', 'Orca-9B', '2027-03-31'),
     ('PicoLLM 将于 12 月发布 1.0', 'PicoLLM', '2026-12-31'),
     # Yearless parts of a month, promise verbs without 在/于, and release verbs beyond 发布.
-    ('Cobalt 的作者在 issue 里答复，团队打算 11 月中旬把权重放出来', 'Cobalt', '2026-11-30'),
+    ('Cobalt 的作者在 issue 里答复，团队打算 11 月中旬把权重放出来', 'Cobalt', '2026-11-20'),
     ('Garnet 团队表示会在 12 月下旬公布训练脚本', 'Garnet', '2026-12-31'),
-    ('- Basalt：维护者争取 1 月上旬释出 FP8 kernel', 'Basalt', '2027-01-31'),
+    ('- Basalt：维护者争取 1 月上旬释出 FP8 kernel', 'Basalt', '2027-01-10'),
     ('Cobalt 的作者在 GitHub issue 里说，代码和 trace 打算 11 月 20 日前后一起放出来', 'Cobalt', '2026-11-20'),
 ]
 SECOND_NOT_PROMISES = [

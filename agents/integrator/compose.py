@@ -148,6 +148,50 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
 _ENTRY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,}")
 
 
+# A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
+_SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
+                     r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
+
+
+def sequels_joined(items: list[Item]) -> list[Item]:
+    """A digested section that is a sequel of another note's section ("## vLLM 生产 10 大坑（续篇）" beside a
+    note whose section is "## vLLM 生产 10 大坑") is that subject's second source, not an item of its own:
+    the section joins the digest that holds the first part (one subject, one item)."""
+    def name(heading: str) -> str:
+        return _SEQUEL.sub("", tidy_title(heading)).strip().lower()
+
+    firsts: dict[str, Item] = {}
+    for item in items:
+        if item.key.startswith("note:"):
+            for passage in item.passages:
+                if not _SEQUEL.search(tidy_title(passage.heading)) and len(name(passage.heading)) >= 6:
+                    firsts.setdefault(name(passage.heading), item)
+    out: list[Item] = []
+    moved: dict[str, list] = {}
+    for item in items:
+        if not item.key.startswith("note:"):
+            out.append(item)
+            continue
+        keep = []
+        for passage in item.passages:
+            first = firsts.get(name(passage.heading)) if _SEQUEL.search(tidy_title(passage.heading)) else None
+            if first is not None and first.key != item.key:
+                moved.setdefault(first.key, []).append((passage, item))
+            else:
+                keep.append(passage)
+        if keep:
+            out.append(item if len(keep) == len(item.passages) else replace(item, passages=keep))
+    joined = []
+    for item in out:
+        extra = moved.get(item.key, [])
+        if extra:
+            sources = [*item.sources, *(i.sources[0] for _, i in extra if i.sources and i.sources[0] not in item.sources)]
+            item = replace(item, passages=[*item.passages, *(p for p, _ in extra)], sources=list(dict.fromkeys(sources)),
+                           figures=[*item.figures, *(f for p, i in extra for f in i.figures if p.start <= f.line <= p.end)])
+        joined.append(item)
+    return joined
+
+
 def link_open_entries(brief: Brief, generic: Collection[str] = ()) -> None:
     """Name on each increment the open register entries about it (its arXiv number, or the name it leads
     with): a carried doubt is said where the item is passed on, not only in the register list.
@@ -556,6 +600,7 @@ def integrate(
     items = cluster_items(renumbered_mentions(repaired_mentions(scan.mentions, repairs),
                                               {i: m.likely for i, m in mistaken.items()}),
                           scan.files, scan.cards, scan.queue.rows if scan.queue else [])
+    items = sequels_joined(items)
     seen_ids = {m.value for m in scan.mentions if m.kind == "arxiv"}
     wrong: list[ArxivEntry] = [_mistaken_entry(i, m, Item(key=f"arxiv:{i}", versions={i: mistaken_versions[i]}), results)
                                for i, m in sorted(mistaken.items()) if i in seen_ids]
@@ -667,7 +712,9 @@ def integrate(
         # The selection ranks on what the vault says, not on whether arXiv was reached: stable offline/online.
         # A caveat qualifies a claim the brief passes on; it does not keep the item out of the brief.
         rank_credibility = score_credibility(item, {}, [w for w in on_item if w.kind != "caveat"], fit.stars).score
-        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, title)
+        # A digest is named after its note ("晚间简报（…Agentic RAG）"); its sections say what it is about.
+        about = " / ".join(tidy_title(p.heading) for p in item.passages) if item.key.startswith("note:") else title
+        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, about or title)
         details[item.key] = (credibility, on_item, match, title)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)

@@ -167,6 +167,9 @@ def focus_text(item: Item, title: str) -> str:
     The whole item text would drag every item towards the longest section:
     passages also carry their authors' asides about neighbouring work.
     """
+    if item.key.startswith("note:"):
+        # A digest is about what its sections discuss, not its note's own title ("晚间简报（…Agentic RAG）").
+        title = " / ".join(tidy_title(p.heading) for p in item.passages) or title
     parts = [title] * 3
     if item.card is not None:
         parts.append(str(getattr(item.card, "summary", "") or ""))
@@ -236,12 +239,19 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
         bucket.append(f"{_cut(cleaned)}{where}")
 
     def add_passages() -> None:
-        for passage in sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/"))):
-            for number, line in passage.lines:
-                if (passage.path, number) in rows:
-                    add(rows[(passage.path, number)], passage.path, number)
-                elif _BULLET.match(line) and not line.lstrip().startswith("|"):
-                    add(line, passage.path, number)
+        ordered = sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/")))
+        candidates = [[(passage.path, number, rows[(passage.path, number)] if (passage.path, number) in rows else line)
+                       for number, line in passage.lines
+                       if (passage.path, number) in rows or (_BULLET.match(line) and not line.lstrip().startswith("|"))]
+                      for passage in ordered]
+        if item.key.startswith("note:") and len(candidates) > 1:
+            # A digest of several sections: each section's first points before any section's later ones,
+            # so that every subject the title names has its say.
+            depth = max(len(c) for c in candidates)
+            candidates = [[c[i] for c in candidates if i < len(c)] for i in range(depth)]
+        for group in candidates:
+            for path, number, text in group:
+                add(text, path, number)
 
     def add_card() -> None:
         card = item.card

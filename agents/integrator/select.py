@@ -272,6 +272,9 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
         if fit.relevance < STRONG and mine >= last:
             return (f"本主轴相关度 {fit.relevance}（邻接，主轴内容需 ≥ {STRONG}）：排在主轴条目之后，"
                     f"目标上限 {limits[1]} 条已满")
+        if round(mine, 1) >= round(last, 1):  # a tie at the cut: said as a tie, not as "8.0 低于 8.0"
+            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），按可信度与来源数排在其后，"
+                    f"目标上限 {limits[1]} 条已满")
         return f"得分低于入选的第 {len(chosen)} 条（{last:.1f}），目标上限 {limits[1]} 条"
     return "未达入选门槛"
 

@@ -137,7 +137,7 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         except ValueError:
             return None
         return when, when
-    yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月(?:[上中下]旬|底|中|初)?", compact)
+    yearless = re.fullmatch(r"q([1-4])|(\d{1,2})月([上中下]旬|底|中|初)?", compact)
     if yearless:
         if written is None:
             return None
@@ -145,6 +145,11 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         if not 1 <= month <= 12:
             return None
         year = written.year + (1 if month < written.month else 0)
+        # "10 月中旬" is due by the 20th, "上旬" / "月初" by the 10th; "下旬" / "月底" by the month's end.
+        part = {"上旬": 10, "初": 10, "中旬": 20, "中": 20}.get(yearless.group(3) or "")
+        if part is not None:
+            when = date(year, month, part).isoformat()
+            return f"{year}-{month:02d}{yearless.group(3)}", when
         when = f"{year}-Q{yearless.group(1)}" if yearless.group(1) else f"{year}-{month:02d}"
         lowered = when.lower()
     quarter = re.search(r"q([1-4])", lowered)
