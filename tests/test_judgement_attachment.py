@@ -172,3 +172,22 @@ def test_a_number_conflict_nobody_settled_stays_open(tmp_path: Path) -> None:
     brief = _brief(_fjord_vault(tmp_path))
     [conflict] = [w for w in brief.warnings if w.kind == "id_conflict"]
     assert conflict.risk == "中" and conflict.label is None
+
+
+REGISTER = """# 矛盾与待核登记簿
+
+| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |
+|---|---|---|---|---|---|
+| D300 | Quokka arXiv 2609.40077 误差 <5% 只在 2 个公开 trace 上验证 | ⚠⚬⚬ 中低 | 2026-09-20 | 待核 | inbox/tom/x.md |
+"""
+
+
+def test_a_paper_an_open_register_entry_asks_about_is_not_off_topic(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/registry").mkdir(parents=True, exist_ok=True)
+    (root / "organized/registry/contradictions.md").write_text(REGISTER, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-table.md").write_text(
+        "# jay · 表\n\n| 号 | 名 |\n|---|---|\n| 2609.40077 | Quokka |\n", encoding="utf-8")
+    brief = _brief(root)
+    assert not [x for x in brief.excluded if "2609.40077" in (x.get("arxiv") or [])]
+    assert [x for x in [*brief.below_cut, *brief.carried] if "2609.40077" in (x.get("arxiv") or [])]

@@ -631,6 +631,9 @@ def integrate(
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
     sections_carried: list[dict] = []
+    # The papers the register's open entries are about (its file's rows as of the brief).
+    register_papers = {r.id for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)
+                       for r in find_arxiv_refs(e.text) if not r.malformed}
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
@@ -663,6 +666,10 @@ def integrate(
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
         if item.key.startswith("note:") and listed and not fit.in_topic and fit.mark is None:
             # The note lists these sections as the topic's ("inference 相关：§2 …"): the scout's word on scope.
+            fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
+        if not fit.in_topic and fit.mark is None and fit.reason.startswith("正文无") and \
+                set(item.arxiv) & register_papers:
+            # An open question of the register is about this paper: the topic still asks it (not off-topic).
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源标注丢弃") and \
                 "仅邻接" not in fit.reason and any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):

@@ -294,7 +294,7 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
     cues = _KIND_CUES.get(warning.kind, ())
     if not subject:
         return None
-    best: tuple[int, str, int, str] | None = None
+    best: tuple[int, str, int, str, int] | None = None
     for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
             text = re.sub(r"[-_]", " ", sighting.text.lower())  # "agent-managed KV-Cache" holds "agent managed kv cache"
@@ -306,8 +306,10 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
             if cues and not any(cue in text for cue in cues):
                 continue
             hits = max(hits, 1)
-            if hits and (best is None or (hits, sighting.day or "") > (best[2], best[3])):
-                best = (number, sighting.source, hits, sighting.day or "")
+            # This topic's own record first: its number for the finding, over another topic's use of one.
+            ours = int(sighting.source in view.own_record)
+            if hits and (best is None or (ours, hits, sighting.day or "") > (best[4], best[2], best[3])):
+                best = (number, sighting.source, hits, sighting.day or "", ours)
     return (best[0], best[1]) if best else None
 
 
