@@ -12,6 +12,10 @@ from agents.scanner.mentions import extract_mentions
 from agents.verifier.caveats import caveat_subject, check_caveats
 
 CAVEATS = [
+    # The scout cannot trace a figure, or it does not match the paper.
+    ("- 我把表 4 翻出来对：同样条件表里是 2.4×，jay 的 3.1× 数字对不上", "出处存疑"),
+    ("- 3.1× 在全文里没找到出处，请 mei 确认来源", "出处存疑"),
+    ("- I can't find the source of the 40% figure; it doesn't match the paper's table", "出处存疑"),
     ("- QuillServe 的 3.1× 提速：博客没说明 batch size 和上下文长度", "条件未说明"),
     ("- The 42% gain comes from one workload only ⚠⚬⚬", "单一测试条件"),
     ("- 只测了一台 MI355X，跨节点没跑", "单一测试条件"),
@@ -58,6 +62,8 @@ CAVEATS = [
     ("- I'll read the appendix later, the 2x is unchecked", "待核实"),
 ]
 NOT_CAVEATS = [
+    "- 找到出处了：表 4 第三行，2.4×，和摘要一致",  # found, not missing
+    "- 数字对得上：和论文表 2 一致",
     "> 评级：⭐ = 价值；⚠ = 可信度打折",
     "风险标记：⚠⚠⚬ 中 · ⚠⚬⚬ 中低",
     "- QuillServe 3.1× 提速已核实：和论文表 2 核对一致",

@@ -191,3 +191,18 @@ def test_a_paper_an_open_register_entry_asks_about_is_not_off_topic(tmp_path: Pa
     brief = _brief(root)
     assert not [x for x in brief.excluded if "2609.40077" in (x.get("arxiv") or [])]
     assert [x for x in [*brief.below_cut, *brief.carried] if "2609.40077" in (x.get("arxiv") or [])]
+
+
+def test_a_section_whose_first_line_only_gives_the_paper_is_that_papers(tmp_path: Path) -> None:
+    """"## §A Fjord：…" over "arXiv 2609.40021 · https://… · ⭐⭐⭐⭐⭐": the section and its caveats are the paper's."""
+    root = _vault(tmp_path)
+    (root / "organized/paper_cards/1601-2609-40021.md").write_text(CARD, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T2115-jay-night.md").write_text(
+        "# jay · 夜间加扫\n\n## §A Fjord：前缀路由到 prefill 节点（NEW）\n"
+        "arXiv 2609.40021 · https://arxiv.org/abs/2609.40021v1 · ⭐⭐⭐⭐⭐\n"
+        "- 结果：TTFT p99 降 2.7×（Llama 70B · H100 · vLLM 基线）\n"
+        "- 要打折扣的地方：\n  - 所有数字出自作者自家集群，没有外部复现 ⚠⚠⚬\n", encoding="utf-8")
+    brief = _brief(root)
+    [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
+    assert "inbox/jay/2026-09-29T2115-jay-night.md" in fjord.sources
+    assert any(w.kind == "caveat" and "外部复现" in w.text for w in brief.warnings if w.id in fjord.warnings)

@@ -187,6 +187,13 @@ def _shares_words(line: str, heading: str) -> bool:
     return bool(words & ({w.lower() for w in _WORDS.findall(line)} - _COMMON))
 
 
+def _only_identifiers(line: str) -> bool:
+    """The line gives identifiers and marks only: numbers, links, ratings, separators, no words of its own."""
+    rest = re.sub(r"https?://\S+|(?:arXiv|doi)\s*[:：]?\s*|\d{4}\.\d{4,5}(?:v\d+)?|[⭐★☆⚠⚬·|/,，;；()（）\[\]<>\-*•>\s]",
+                  "", line, flags=re.IGNORECASE)
+    return len(rest) <= 2
+
+
 def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], heading_text: str) -> set[str]:
     keys = set(anchors_by_line.get(passage.start, [])) | set(_named_keys(heading_text))
     if keys or not passage.heading:
@@ -198,8 +205,9 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
         if _LINK_LINE.match(line):
             return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
         ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
-        if not named_source and len(set(ids)) == 1 and _shares_words(line, heading_text):
-            # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper
+        if not named_source and len(set(ids)) == 1 and (_shares_words(line, heading_text) or _only_identifiers(line)):
+            # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
+            # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
         if _SOURCE_LINE.match(line) and not named_source:  # "来源：CSDN《…》https://…": the passage digests that page
             urls = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}

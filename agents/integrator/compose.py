@@ -257,8 +257,10 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     subject = (warning.subject or "").lower()
     if warning.kind == "number_conflict":  # "Quokka-KV ttft": the entity the figures are of
         subject = (warning.key or "::").split(":")[1].lower()
+    paper_name = re.match(r"\s*([A-Za-z][\w.+-]*[A-Za-z0-9])\s*[:：]", str(getattr(item.card, "title", "") or item.queue_title or ""))
     if warning.kind in ("caveat", "number_conflict") and len(subject) >= 4 and set(warning.sources) & set(item.sources) and (
             subject in {n.lower() for n in item.names}
+            or (paper_name is not None and subject == paper_name.group(1).lower())  # "TierPilot" of "TierPilot: …"
             or any(re.search(rf"(?<![A-Za-z0-9]){re.escape(subject)}(?![A-Za-z0-9])", p.heading.lower())
                    for p in item.passages if p.path in warning.sources)):
         return True  # "待核：InferenceBench 显著性" in the note whose "§2.1 InferenceBench · arXiv:2607.20468" it is
@@ -498,14 +500,17 @@ def _follow_ups_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[lis
 
 
 def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside: list[dict]) -> list[BriefWarning]:
-    """One warning per increment and source for a scout's doubts: a note that doubts one paper under its
-    number and again under its name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性") says one thing."""
+    """One caveat warning per increment: a note that doubts one paper under its number and again under its
+    name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性"), or two sources noting one limit, say one
+    thing about one item; each source's words are kept in it."""
     out: list[BriefWarning] = []
     first: dict[tuple[str, str], int] = {}  # (increment key, source) → index in ``out`` of its first caveat
     for warning in warnings:
         item = next((i for i in chosen if _about(warning, i)), None) if warning.kind == "caveat" and \
             not _is_correction(warning) and not warning.register else None
-        at = next((first[(item.key, s)] for s in warning.sources if (item.key, s) in first), None) if item else None
+        # One increment, one caveat warning: a second source's doubt about it is said in the same warning
+        # (two scouts noting "单节点" for one paper are one doubt with two witnesses, not two D-numbers).
+        at = next((i for (key, _), i in first.items() if key == item.key), None) if item else None
         if at is None:
             for source in warning.sources if item else ():
                 first.setdefault((item.key, source), len(out))  # type: ignore[union-attr]
@@ -517,7 +522,7 @@ def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside:
             "sources": sorted({*base.sources, *warning.sources}),
             "risk": max(base.risk or "低", warning.risk or "低", key=lambda r: RISK_ORDER.index(r) if r in RISK_ORDER else 0)})
         aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
-                      "sources": warning.sources, "reason": f"与「{base.subject}」是同一条目、同一来源的保留，已并入该条"})
+                      "sources": warning.sources, "reason": f"与「{base.subject}」是同一条目的保留，已并入该条"})
     return out
 
 

@@ -57,6 +57,13 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bvendor[- ]run\b|"
         r"\bofficial (?:numbers?|figures?|results|benchmark (?:numbers?|results|figures?))\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
     ("口径不可合并", NOT_COMPARABLE),
+    # The scout could not trace a figure to its source, or finds it does not match the paper's own:
+    # "数字对不上", "全文里没找到出处", "请 jay 确认来源", "can't find where the 3.1× comes from".
+    ("出处存疑", re.compile(
+        r"(?:数字|数|结果|号|版本)[^，。；,;\n]{0,6}?对不上|(?:没|未)(?:有)?找到(?:出处|来源|原文)|找不到(?:出处|来源|原文)|"
+        r"出处不明|来源不明|(?:确认|核实|补充)(?:一下)?(?:来源|出处)|\bcan(?:'t|not) find (?:the |its |a )?(?:source|origin)\b|"
+        r"\bno source (?:for|given)\b|\bunsourced\b|\bdoes(?:n't| not) match (?:the )?(?:paper|table|abstract)\b",
+        re.IGNORECASE)),
     ("适用条件有限", re.compile(
         r"^\s*(?:[-*•]\s*)?(?:局限(?:性)?|前提|适用条件|限制)\s*[：:]|"
         r"^\s*(?:[-*•]\s*)?(?:limitations?|caveats?|assumes|assumptions?)\s*[：:]|\bonly holds (?:when|if|under)\b|"

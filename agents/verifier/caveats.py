@@ -38,6 +38,8 @@ _GENERIC = frozenset({
     "TTFT", "ITL", "TPOT", "PPL", "QPS", "OOM", "API", "URL", "README", "HTML", "PDF", "RAG", "LLM", "LLMs", "AI", "PR",
     "P50", "P99", "Top", "Q1", "Q2", "Q3", "Q4", "TODO", "TBC", "FP8", "FP16", "BF16", "INT4", "INT8", "OK",
     "Correction", "Erratum", "Corrigendum", "Yesterday", "Earlier",
+    # where something was read, not what it is about
+    "arXiv", "GitHub", "HN", "Hacker", "News", "Twitter", "Reddit", "Medium", "Substack", "YouTube", "Zhihu",
 })
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
 
