@@ -174,6 +174,8 @@ class ArxivEntry(_Model):
     status: IncrementStatus | None = None
     published: str | None = None
     likely: str | None = None
+    # False for a number listed for audit only: outside the topic, malformed, or written for another paper.
+    citable: bool = True
 
 
 class GapEntry(_Model):

@@ -79,7 +79,13 @@ def test_every_count_in_the_summary_is_the_length_of_its_list(briefs) -> None:
         assert f"主轴外条目排除 {len(brief.excluded)} 件" in text
         new = [a for a in brief.arxiv if a.status == "net_new"]
         assert f"NET-new {len(new)} 个" in text
-        assert f"可引用列表共 {len(brief.arxiv)} 个" in text
+        citable = [a for a in brief.arxiv if a.citable]
+        assert f"可引用列表共 {len(citable)} 个" in text
+        if len(citable) < len(brief.arxiv):
+            assert f"另列 {len(brief.arxiv) - len(citable)} 个仅供核对、不可引用" in text
+        assert not [a for a in citable if a.verified == "malformed" or a.likely or (a.note or "").startswith("主轴外")]
+        if brief.unplaced:
+            assert f"未成条目的段落 {len(brief.unplaced)} 段" in text
         core = re.search(r"核心增量：(.*)", text)
         assert core is None or len(re.findall(r"[①-⑳]", core.group(1))) == min(len(brief.increments), 20)
 

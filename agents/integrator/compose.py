@@ -821,11 +821,11 @@ def integrate(
             entries = [e.model_copy(update={"status": None, "note": "；".join(filter(None, ["未入选本轮增量", e.note]))})
                        for e in entries]
         citable.extend(entries)
-    citable.extend(outside)
+    citable.extend(entry.model_copy(update={"citable": False}) for entry in outside)
     # Identifiers that cannot be cited as written still belong in the list, with the verdict and the likely id.
-    citable.extend(wrong)
+    citable.extend(entry.model_copy(update={"citable": False}) for entry in wrong)
     listed = {entry.id for entry in citable}
-    citable.extend(entry for key, entry in sorted(results.items())
+    citable.extend(entry.model_copy(update={"citable": False}) for key, entry in sorted(results.items())
                    if entry.verified in ("malformed", "not_found", "mismatch") and key not in listed
                    and key not in repairs)
     health = source_health(today_counts(scan), history_counts)

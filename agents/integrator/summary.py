@@ -37,7 +37,9 @@ def summary_lines(brief: Brief, limits: tuple[int, int]) -> list[str]:
     new = [a.id for a in citable if a.status == "net_new"]
     integrated = [a.id for a in citable if a.status == "integrated"]
     lines.append(f"涉及 arXiv 号：NET-new {len(new)} 个（{' / '.join(new) or '—'}）；整合 {len(integrated)} 个"
-                 f"（{' / '.join(integrated) or '—'}）；可引用列表共 {len(citable)} 个")
+                 f"（{' / '.join(integrated) or '—'}）；可引用列表共 {sum(1 for a in citable if a.citable)} 个"
+                 + (f"（另列 {sum(1 for a in citable if not a.citable)} 个仅供核对、不可引用）"
+                    if any(not a.citable for a in citable) else ""))
     carried = sum(1 for w in warnings if w.carried_from)
     lines.append(f"警示：{len(warnings)} 条（沿用 {carried} / 新增 {len(warnings) - carried}）；另有登记簿未闭合条目 "
                  f"{len(brief.register_open)} 件逐条沿用（见第三节）"
