@@ -328,6 +328,7 @@ _JUDGEMENT = re.compile(_LABELLED.format(labels="价值|对我们|意义|结论|
 # Else the scout's summary of the paper: the problem it takes and what it does ("问题：…", "方案：…").
 _PROBLEM = re.compile(_LABELLED.format(labels="问题|痛点|problem|motivation"), re.IGNORECASE)
 _APPROACH = re.compile(_LABELLED.format(labels="方案|做法|方法|思路|做什么|approach|method|idea"), re.IGNORECASE)
+_RESULT = re.compile(_LABELLED.format(labels="结果|主结果|主要结果|实验结果|数字|results?|findings?"), re.IGNORECASE)
 
 
 def _labelled_lines(item: Item) -> list[tuple[str, int, str]]:
@@ -348,6 +349,20 @@ def scout_judgement(item: Item) -> str | None:
     if problem and approach:
         return (f"来源概述：问题「{_cut(problem[2].strip(), 70)}」，做法「{_cut(approach[2].strip(), 70)}」"
                 f"（{problem[0]} L{problem[1]}–{approach[1]}）")
+    # Else what it does and what it found, as the scout wrote it ("做法：…" then "结果：…").
+    result = next(((p, n, m.group("said")) for p, n, line in lines if (m := _RESULT.match(line))), None)
+    if approach and result:
+        return (f"来源概述：做法「{_cut(approach[2].strip(), 70)}」，结果「{_cut(result[2].strip(), 70)}」"
+                f"（{approach[0]} L{approach[1]}–{result[1]}）")
+    if approach or result:
+        path, number, said = approach or result  # type: ignore[misc]
+        return f"来源概述：{'做法' if approach else '结果'}「{_cut(said.strip(), 110)}」（{path} L{number}）"
+    card = item.card
+    summary = [line.strip(" -*•") for line in str(getattr(card, "summary", "") or "").split("\n")
+               if line.strip() and not line.lstrip().startswith("#")] if card is not None else []
+    if summary:  # the card's own summary of the paper, first sentence
+        first = re.split(r"(?<=[。；！？])", summary[0])[0]
+        return f"卡片摘要：「{_cut(first, 110)}」（{card.path}）"
     return None
 
 
