@@ -10,6 +10,7 @@ empty SQLite database is upgraded on the spot (first-run friendliness).
 from __future__ import annotations
 
 import re
+import time
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,12 +96,18 @@ def upgrade(db: Database) -> list[str]:
 def check(db: Database) -> None:
     """Raise SchemaError unless the schema is at the head (an empty new SQLite database is upgraded)."""
     head = head_revision()
-    try:
-        with db.engine.connect() as connection:
-            current = current_revision(connection)
-            empty = current is None and not inspect(connection).get_table_names()
-    except SQLAlchemyError as exc:
-        raise db.error(exc, "read the schema version") from exc
+    for attempt in range(4):
+        try:
+            with db.engine.connect() as connection:
+                current = current_revision(connection)
+                empty = current is None and not inspect(connection).get_table_names()
+            break
+        except SQLAlchemyError as exc:
+            # Two runs opening a new SQLite database together: one may find it locked while the other sets
+            # it up (WAL switch, first migration). That is a wait, not a failure; anything else is.
+            if db.dialect != "sqlite" or "locked" not in str(exc).lower() or attempt == 3:
+                raise db.error(exc, "read the schema version") from exc
+            time.sleep(0.5 * (attempt + 1))
     if current == head:
         if db.dialect == "postgresql":
             from state.checkpoints import postgres_checkpoints_ready
@@ -110,7 +117,13 @@ def check(db: Database) -> None:
                                   f"run `baton db upgrade`")
         return
     if empty and db.dialect == "sqlite":
-        upgrade(db)
+        try:
+            upgrade(db)
+        except SchemaError:
+            # Another run set the new database up in the meantime: fine when it is now at the head.
+            with db.engine.connect() as connection:
+                if current_revision(connection) != head:
+                    raise
         return
     if current is None:
         what = "has tables made before migrations" if not empty else "has no baton schema"
