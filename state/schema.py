@@ -19,7 +19,7 @@ from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from state.db import Database
-from state.errors import SchemaError
+from state.errors import SchemaError, StoreError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -119,7 +119,7 @@ def check(db: Database) -> None:
     if empty and db.dialect == "sqlite":
         try:
             upgrade(db)
-        except SchemaError:
+        except (SchemaError, StoreError):
             # Another run set the new database up in the meantime: fine when it is now at the head.
             with db.engine.connect() as connection:
                 if current_revision(connection) != head:
