@@ -355,6 +355,9 @@ def _is_correction(warning: BriefWarning) -> bool:
     return (warning.key or "").startswith("correction:")
 
 
+_CAVEAT_LABELS = re.compile(r"（([^（）]{2,40})）——")
+
+
 def _source_words(warning: BriefWarning) -> str:
     """What a caveat quotes from its sources: the part after its "subject：label——"."""
     return warning.text.split("——", 1)[-1]
@@ -517,8 +520,13 @@ def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside:
             out.append(warning)
             continue
         base = out[at]
+        text = f"{base.text.rstrip('。')}；{_source_words(warning)}"
+        labels = [m.group(1) for w in (base, warning) if (m := _CAVEAT_LABELS.search(w.text))]
+        if len(labels) == 2:  # "（单一测试条件）" and "（出处存疑）": the joined warning names both doubts
+            joined = "、".join(dict.fromkeys(part for label in labels for part in re.split(r"[、，,]", label)))
+            text = _CAVEAT_LABELS.sub(f"（{joined}）——", text, count=1)
         out[at] = base.model_copy(update={
-            "text": f"{base.text.rstrip('。')}；{_source_words(warning)}",
+            "text": text,
             "sources": sorted({*base.sources, *warning.sources}),
             "risk": max(base.risk or "低", warning.risk or "低", key=lambda r: RISK_ORDER.index(r) if r in RISK_ORDER else 0)})
         aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
@@ -792,9 +800,10 @@ def integrate(
         points, argument, relation = words[rank - 1] if words else (
             key_points(item, judgement), core_argument(item, title, judgement, doc, late),
             relation_text(item, judgement, match, scan, doc))
-        disputed = [w for w in kept_on_item if w.kind in _FINDING_KINDS and not (w.kind == "id_conflict" and w.label)]
+        disputed = [w for w in kept_on_item if (w.kind in _FINDING_KINDS and not (w.kind == "id_conflict" and w.label))
+                    or (w.kind == "caveat" and "出处存疑" in w.text.split("——", 1)[0])]
         if disputed:  # the item states what its sources disagree on: said where it is given, not only in 三
-            what = "、".join(dict.fromkeys(_DISPUTED[w.kind] for w in disputed))
+            what = "、".join(dict.fromkeys(_DISPUTED.get(w.kind, "数字（出处）") for w in disputed))
             argument = (f"{argument.rstrip('。')}；本条涉及的{what}各源不一（"
                         f"{' / '.join(w.id for w in disputed)}），核对后再引用。")
         increments.append(Increment(
