@@ -413,12 +413,17 @@ SHARED_NOTE = """# jay · 晚间扫描
 
 
 def test_a_section_the_note_lists_for_the_topic_stays_though_also_handed_over(tmp_path: Path) -> None:
-    """"inference 相关：§1、§2" with "转交：§2 / §3 → stephen": §2 is shared (kept), §3 is given away."""
+    """"inference 相关：§1、§2" with "转交：§2 / §3 → stephen": §2 is shared (the topic's, not given away),
+    §3 is given away; §2 says nothing of the topic's matter, so it is listed on its own below the cut rather
+    than bundled into the digest's news."""
     root = _vault(tmp_path)
     path = "inbox/jay/2026-09-29T2000-jay-shared.md"
     (root / path).write_text(SHARED_NOTE, encoding="utf-8")
     placed = _placed(_brief(root), path)
     [(where, digest)] = placed[f"note:{path}"]
-    assert where == "increment" and "Heron" in digest["title"] and "Otter" not in digest["title"]
-    otter = [row for key, rows in placed.items() for name, row in rows if name == "excluded" and "Otter" in row["title"]]
+    assert where == "increment" and "Rowan" in digest["title"] and "Heron" not in digest["title"]
+    rows = [(name, row) for key, found in placed.items() for name, row in found]
+    heron = [row for name, row in rows if name == "below_cut" and "Heron" in row["title"]]
+    assert heron and "来源小结列为本主轴相关" in heron[0]["reason"]
+    otter = [row for name, row in rows if name == "excluded" and "Otter" in row["title"]]
     assert otter and "stephen" in otter[0]["reason"]

@@ -644,6 +644,7 @@ def integrate(
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
     sections_carried: list[dict] = []
+    sections_below: list[dict] = []
     # The papers the register's open entries are about (its file's rows as of the brief).
     register_papers = {r.id for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)
                        for r in find_arxiv_refs(e.text) if not r.malformed}
@@ -666,6 +667,9 @@ def integrate(
                     section = verdict.passage
                     entry = {"key": f"{item.key}#L{section.start}", "title": tidy_title(section.heading) or item_title(item),
                              "arxiv": [], "paper_card": None, "sources": [section.path], "reason": verdict.reason}
+                    if verdict.place == "below":
+                        sections_below.append({**entry, "score": 0.0, "status": "net_new"})
+                        continue
                     (sections_carried if verdict.place == "carried" else excluded).append(entry)
             passages = [v.passage for v in verdicts if v.place == "kept"]
             listed = any(v.place == "kept" and v.reason == LISTED_FOR_TOPIC for v in verdicts)
@@ -757,7 +761,7 @@ def integrate(
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
     # Nothing silently dropped: every in-topic item not chosen is carried or below the cut, with why.
     carried: list[dict] = list(sections_carried)
-    below_cut: list[dict] = []
+    below_cut: list[dict] = list(sections_below)
     for item, judgement, fit, score in rows:
         if item.key in chosen_keys or moved.get(item.key, {}).get("to") == "excluded":
             continue

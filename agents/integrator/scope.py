@@ -376,7 +376,7 @@ class PassageVerdict(NamedTuple):
     """Where one rated section of a note digest goes: kept in the digest, carried, or excluded, and why."""
 
     passage: Any
-    place: str  # "kept" | "carried" | "excluded"
+    place: str  # "kept" | "carried" | "below" (listed for the topic, nothing of it said) | "excluded"
     reason: str
 
 
@@ -475,8 +475,13 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         # One of the topic's terms, and the section speaks to this topic by name ("对 inference：…", "inference 侧
         # 的结论…"): the scout addresses it to this topic.
         addressed = (relevance >= 1 and _targets(text, rules)[0]) or listed_here
-        if relevance >= threshold or addressed:
+        if relevance >= threshold or (addressed and not listed_here):
             verdicts.append(PassageVerdict(passage, "kept", LISTED_FOR_TOPIC if listed_here else ""))
+        elif listed_here:
+            # The note lists it as the topic's, but it says nothing of the topic's own matter: listed below the
+            # cut on its own, neither excluded against the note's word nor bundled into the digest's news.
+            verdicts.append(PassageVerdict(passage, "below", f"{LISTED_FOR_TOPIC}，但该段无本主轴术语（相关度 {relevance}），"
+                                           f"不并入当日增量（{passage.path} L{passage.start}）"))
         else:
             verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"
                                            f"（{passage.path} L{passage.start}）"))

@@ -244,8 +244,10 @@ def select_items(
     ]
     # Content that is the topic's own (relevance STRONG or more) comes before adjacent matter, however
     # much the adjacent is discussed; within each, the score decides.
+    # A tie (to the tenth, as the brief shows scores) goes to the item its scouts rated higher.
     eligible.sort(key=lambda row: (row[2].relevance < STRONG,
-                                   -rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), row[0].key))
+                                   -round(rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), 1),
+                                   -row[2].stars, row[0].key))
     return eligible[: limits[1]]
 
 
@@ -273,7 +275,7 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
             return (f"本主轴相关度 {fit.relevance}（邻接，主轴内容需 ≥ {STRONG}）：排在主轴条目之后，"
                     f"目标上限 {limits[1]} 条已满")
         if round(mine, 1) >= round(last, 1):  # a tie at the cut: said as a tie, not as "8.0 低于 8.0"
-            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），按可信度与来源数排在其后，"
+            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），来源评级不高于入选条目，排在其后，"
                     f"目标上限 {limits[1]} 条已满")
         return f"得分低于入选的第 {len(chosen)} 条（{last:.1f}），目标上限 {limits[1]} 条"
     return "未达入选门槛"
