@@ -604,8 +604,11 @@ def integrate(
     repairs = certain_repairs(scan.mentions, scan.cards)
     titles = {str(card.arxiv): str(card.title) for card in scan.cards}
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
-    mistaken = mistaken_numbers(warnings, titles, {i for s in scan.living.sections for b in s.bullets for i in b.arxiv},
-                                {str(card.arxiv) for card in scan.cards})
+    # The numbers the team's own record carries (the living document, the register's rows) settle which of
+    # one name's two numbers is the paper's.
+    recorded = {i for s in scan.living.sections for b in s.bullets for i in b.arxiv} | {
+        r.id for e in scan.register for r in find_arxiv_refs(e.text) if not r.malformed}
+    mistaken = mistaken_numbers(warnings, titles, recorded, {str(card.arxiv) for card in scan.cards})
     # What a source says under a number written for another paper is said of that paper (its caveats too);
     # the number itself is listed for audit with the warning that names it.
     mistaken_versions = {i: {int(v) for m in scan.mentions if m.kind == "arxiv" and m.value == i
