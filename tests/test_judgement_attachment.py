@@ -201,3 +201,16 @@ def test_a_section_whose_first_line_only_gives_the_paper_is_that_papers(tmp_path
     [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
     assert "inbox/jay/2026-09-29T2115-jay-night.md" in fjord.sources
     assert any(w.kind == "caveat" and "外部复现" in w.text for w in brief.warnings if w.id in fjord.warnings)
+
+
+def test_a_paper_carded_before_the_window_is_named_by_its_card_not_a_notes_heading(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    (root / "organized/paper_cards/1601-2609-40021.md").write_text(
+        CARD.replace("2026-09-29T07:10", "2026-09-20T07:10"), encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1400-jay-filter.md").write_text(
+        "# jay · 下午过筛\n\n## Fjordd（VLDB 2026）· arXiv 2609.40021 ⭐⭐⭐⭐\n"
+        "- 结果：Llama 70B，H100，多轮 trace 上 TTFT p99 降 2.7×，vLLM 基线\n- prefill 节点共享前缀索引，KV cache 按需拉\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
+    assert fjord.title == "Fjord: Cluster-Wide Prefix Routing for Disaggregated Prefill"

@@ -654,6 +654,9 @@ def integrate(
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
+        if item.card is None and not item.queue_title:
+            # A paper carded before the window: its card's title is its name (not a note's heading).
+            item.queue_title = next((scan.card_titles[i] for i in item.arxiv if i in scan.card_titles), None)
         if not any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):  # anchored: carried, not excluded
             item = with_note_remarks(item, quiet, {s.path for s in scan.sources if is_brief_path(s.path)})
         # A number written for another paper is listed for audit (above), never sold as an item of its own.

@@ -49,6 +49,8 @@ class WindowScan:
     living_file: VaultFile | None = None  # the living document as read (its mentions are the verifier's baseline)
     blobs: dict[str, str] = field(default_factory=dict)
     card_files: dict[str, tuple[int, str]] = field(default_factory=dict)  # arXiv id → (card, path), every card
+    # arXiv id → title of the cards outside the window of papers the window names: the paper's own name.
+    card_titles: dict[str, str] = field(default_factory=dict)
 
     def source_hashes(self) -> list[str]:
         """The sha256 of every in-window source: what a checkpoint compares to tell a changed vault."""
@@ -107,8 +109,22 @@ def scan_window(cfg: VaultConfig, topic_name: str, day: date) -> WindowScan:
     _scan_inbox(cfg, scan, slot)
     _scan_cards(cfg, scan)
     scan.card_files = card_file_index(root / CARDS_DIR, root)
+    _card_titles(cfg, scan)
     _scan_organized(cfg, scan)
     return scan
+
+
+_CARD_TITLE_READS = 64  # cards outside the window read for their titles, at most, per scan
+
+
+def _card_titles(cfg: VaultConfig, scan: WindowScan) -> None:
+    """The titles of the cards outside the window of the papers the window names (a few files, bounded)."""
+    carded = {str(card.arxiv) for card in scan.cards}
+    wanted = sorted({m.value for m in scan.mentions if m.kind == "arxiv" and m.value in scan.card_files} - carded)
+    for identifier in wanted[:_CARD_TITLE_READS]:
+        card = parse_card(read_vault_file(cfg.root, cfg.root / scan.card_files[identifier][1], cfg.tz))
+        if not isinstance(card, str) and card.title:
+            scan.card_titles[identifier] = str(card.title)
 
 
 def is_slot_brief(name: str, pattern: str) -> bool:
