@@ -64,6 +64,10 @@ SECOND_PROMISES = [
     ('Garnet 团队表示会在 12 月下旬公布训练脚本', 'Garnet', '2026-12-31'),
     ('- Basalt：维护者争取 1 月上旬释出 FP8 kernel', 'Basalt', '2027-01-10'),
     ('Cobalt 的作者在 GitHub issue 里说，代码和 trace 打算 11 月 20 日前后一起放出来', 'Cobalt', '2026-11-20'),
+    # The deadline first: "「这个月底前」推到 GitHub", a month in Chinese numerals.
+    ('- Quillmap 团队在答疑里说插件"这个月底前"推到 GitHub', 'Quillmap', '2026-11-30'),
+    ('Garnet 维护者说十二月内放出来', 'Garnet', '2026-12-31'),
+    ('- Basalt 的插件：之前说"十月内放到 GitHub"，今天看仓库还是空的，已经逾期', 'Basalt', '2026-10-31'),  # just gone
 ]
 SECOND_NOT_PROMISES = [
     'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',
@@ -74,6 +78,8 @@ SECOND_NOT_PROMISES = [
     'Orca 计划书（2027-03 版）里没有发布时间。',
     '作者说 12 月底前不会放出训练代码。',  # a promise not to
     '我们打算 11 月中旬复测一次 Cobalt。',  # the team's own plan, no release
+    '这个月底前我们要把 Cobalt 的 benchmark 跑完。',  # a plan of ours, no release verb
+    '十一月内 Garnet 共有 3 次发布。',  # a count of releases, not a deadline
 ]
 
 

@@ -73,7 +73,10 @@ _PROMISE = re.compile(
     r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
     r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
     r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?(?:[上中下]旬|底|中|初)?)"
-    r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|发)"
+    r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|推到|放到|发)"
+    # The date first, as a deadline: "「这个月底前」推到 GitHub", "九月内放出来", "10 月底前开源".
+    r"|(?P<when_d>(?:这个|本|下个?)月(?:底|内|中旬|上旬|下旬)|[一二三四五六七八九十]{1,3}月(?:底|内|中旬|上旬|下旬)?|"
+    r"(?<!\d)\d{1,2}\s*月(?:底|内))前?[」\"”']?\s*(?:就|会|要)?\s*(?P<what_d>推到|放到|发布|开源|上线|放出|释出|公开)"
     # Passive: "weights are expected to be released in Q1 2027".
     r"|\b(?P<lead_p>(?:is|are) (?:expected|scheduled|planned|due) to be)\s+(?P<what_p>released|shipped|published|"
     r"open[- ]sourced|launched)\b[^.;\n]{0,30}?\b(?:in|by|on|for)\s+(?P<when_p>" + _EN_WHEN + r")"
@@ -119,19 +122,40 @@ def _note_day(source: str) -> date | None:
         return None
 
 
+_CN_MONTH = re.compile(r"([一二三四五六七八九十]{1,3})月")
+
+
+def _cn_number(text: str) -> int:
+    """一 … 十二 as a number ("九" 9, "十一" 11)."""
+    digits = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+    if text.startswith("十"):
+        return 10 + digits.get(text[1:], 0)
+    return digits.get(text[0], 0) * (10 if text.endswith("十") and len(text) > 1 else 1) + (
+        digits.get(text[2:], 0) if "十" in text[1:2] else 0)
+
+
 def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
     """(as written, last day due) of a promise's date; a date without a year is the next one after
-    the note was written (``written``, from its file name), else not a date at all."""
+    the note was written (``written``, from its file name) unless its month ended less than three months
+    before (a deadline just gone: overdue this year), else not a date at all."""
     compact = when.lower().replace(" ", "")
     lowered = when.lower()
     half = re.fullmatch(r"(\d{4})年([上下])半年", compact)
     if half:
         return f"{half.group(1)}-H{1 if half.group(2) == '上' else 2}", \
             f"{half.group(1)}-{'06-30' if half.group(2) == '上' else '12-31'}"
+    compact = _CN_MONTH.sub(lambda m: f"{_cn_number(m.group(1))}月", compact)
+    relative = re.fullmatch(r"(这个|本|下个?)月(底|内|中旬|上旬|下旬)?", compact)
+    if relative and written is not None:  # "这个月底": the note's month; "下个月": the next one
+        month = written.month + (0 if relative.group(1) in ("这个", "本") else 1)
+        year = written.year + (month - 1) // 12
+        compact = f"{(month - 1) % 12 + 1}月{relative.group(2) or ''}"
+        written = date(year, 1, 1) if year > written.year else written
+    compact = compact.replace("月内", "月底")
     day_of_month = re.fullmatch(r"(\d{1,2})月(\d{1,2})[日号]", compact)
     if day_of_month and written is not None:  # "10 月 20 日": that day, in the year after the note was written
         month, dom = int(day_of_month.group(1)), int(day_of_month.group(2))
-        year = written.year + (1 if month < written.month else 0)
+        year = written.year + (1 if month < written.month - 2 else 0)  # a month just gone is this year's (overdue)
         try:
             when = date(year, month, dom).isoformat()
         except ValueError:
@@ -144,7 +168,7 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         month = int(yearless.group(1)) * 3 if yearless.group(1) else int(yearless.group(2))
         if not 1 <= month <= 12:
             return None
-        year = written.year + (1 if month < written.month else 0)
+        year = written.year + (1 if month < written.month - 2 else 0)  # a month just gone is this year's (overdue)
         # "10 月中旬" is due by the 20th, "上旬" / "月初" by the 10th; "下旬" / "月底" by the month's end.
         part = {"上旬": 10, "初": 10, "中旬": 20, "中": 20}.get(yearless.group(3) or "")
         if part is not None:
@@ -328,7 +352,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")
-                          or match.group("when_p"), written)
+                          or match.group("when_p") or match.group("when_d"), written)
             if due is None:
                 continue
             sentence = sentence_at(line, match.start(), match.end())
@@ -346,7 +370,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,
                 detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")
-                        or match.group("what_p")},
+                        or match.group("what_p") or match.group("what_d")},
             ))
         for caveat in find_caveats(line):
             # A caveat in a table row is quoted as the row said in words, its columns named; a heading the
