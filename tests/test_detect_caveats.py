@@ -334,3 +334,13 @@ def test_a_caveat_is_about_the_system_its_section_names_not_the_technology_on_it
     from agents.verifier.caveats import caveat_subject
 
     assert caveat_subject(claim, heading) == subject
+
+
+def test_a_coordination_note_calling_figures_a_conflict_is_quoted_as_its_claim_not_adopted() -> None:
+    line = "- Lumen 两个数打架：tom 写 -41%，jay 写 -17%，请 spark 登记矛盾 ⚠⚠⚬"
+    own = [m for m in extract_mentions("inbox/otto/2026-10-02-1245-otto-coordination-noon.md", line) if m.kind == "caveat"]
+    note = [m for m in extract_mentions("inbox/jay/2026-10-02T1400-jay-scan.md", line) if m.kind == "caveat"]
+    [relayed] = check_caveats(own)
+    [first_hand] = check_caveats(note)
+    assert "协调记录所称矛盾，未核各源条件" in relayed.text
+    assert "协调记录所称矛盾" not in first_hand.text

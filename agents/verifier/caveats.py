@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import METADATA_CAVEAT, RISK_OF_MARKS, RISK_ORDER
-from agents.scanner.e1_format import is_brief_path
+from agents.scanner.e1_format import is_brief_path, is_coordination_path
 from agents.scanner.excerpt import excerpt
 from agents.verifier.claims import make_warning
 from agents.verifier.names import PROPER_NAME
@@ -115,6 +115,17 @@ def _one_per_claim(grouped: dict[str, list[Mention]]) -> dict[str, list[Mention]
     return merged
 
 
+_CLASH = re.compile(r"打架|矛盾|对不上|不一致|冲突|\bclash|\bconflict|\bcontradict", re.IGNORECASE)
+
+
+def _relayed_clash(mention: Mention) -> str:
+    """A coordination note calling other sources' figures a conflict relays a judgement it did not check
+    against their conditions (a 4096-card and a 512-card figure "打架"): said as its claim, not adopted."""
+    if is_coordination_path(mention.source) and _CLASH.search(mention.context or ""):
+        return "（协调记录所称矛盾，未核各源条件；数字矛盾以同一条件下的两数为准，见第三节数字类警示）"
+    return ""
+
+
 def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
     """One ``caveat`` warning per claim its authors qualified, with every source that did."""
     grouped: dict[str, list[Mention]] = {}
@@ -138,7 +149,7 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         sources = sorted({m.source for m in found})
         # A correction is read whole (what was wrong, what is right); so is a flagged heading with its lines.
         limit = 220 if key.startswith("correction:") or all(m.value == "来源标注风险" for m in found) else 100
-        where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, limit)}」" for m in found[:3])
+        where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, limit)}」{_relayed_clash(m)}" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
         action = "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论"
         if key.startswith("correction:"):
