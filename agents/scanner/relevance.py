@@ -26,7 +26,8 @@ def _pattern(keyword: str) -> re.Pattern[str] | None:
 
 def keyword_hits(text: str, keywords: list[str] | tuple[str, ...]) -> list[str]:
     """The distinct keywords ``text`` holds (case-insensitive): a keyword of several words when each word is
-    there ("KV cache" in "KV 池 … DynamicCache"), a long Latin word in any of its forms, else as written."""
+    there ("KV cache" in "KV 池 … DynamicCache") or its leading acronym stands alone ("KV 块"), a long Latin
+    word in any of its forms, else as written."""
     lowered = text.lower()
     hits = []
     for keyword in dict.fromkeys(k.lower() for k in keywords):
@@ -35,6 +36,11 @@ def keyword_hits(text: str, keywords: list[str] | tuple[str, ...]) -> list[str]:
             found = bool(pattern.search(lowered))
         elif " " in keyword:
             found = all(word in lowered for word in keyword.split())
+            head = next(k for k in keywords if k.lower() == keyword).split()[0]
+            if not found and re.fullmatch(r"[A-Z]{2,4}", head):
+                # "KV cache" is meant by "KV" standing alone ("KV 块", "2-bit KV", "KV 传输层"): the acronym
+                # as a word of its own, not inside a longer name ("KVSET").
+                found = re.search(rf"(?<![a-z0-9]){head.lower()}(?![a-z0-9])", lowered) is not None
         else:
             found = keyword in lowered
         if found:
