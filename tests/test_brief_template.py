@@ -109,3 +109,12 @@ def test_open_register_entries_are_named_on_the_increment_they_are_about() -> No
     brief.increments[1].title = "vLLM 生产 10 大坑"  # a title leading with the topic's own term names no item
     link_open_entries(brief, generic=["vLLM"])
     assert brief.increments[1].register_open == []
+
+
+def test_a_source_read_in_another_encoding_says_so() -> None:
+    brief = _brief()
+    brief.sources[0].encoding = "gb18030"
+    markdown = render_markdown(brief)
+    assert "inbox/jay/a.md（note" in markdown and "编码 gb18030，已转码读入" in markdown
+    brief.sources[0].encoding = "utf-8"
+    assert "已转码读入" not in render_markdown(brief)
