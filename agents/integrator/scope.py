@@ -285,14 +285,14 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
             need, score = rules.min_relevance, relevance
         elif accepted:
             need, score = rules.min_relevance + 1, relevance
-        elif relevance >= 1 and _card_relates(card, rules):
-            # Filed elsewhere, but the card ties itself to this topic ("待复核是否归 llm-infra") or to what its
-            # living document keeps ("与已锚的 GeoPair、TriAttention 同组"): the card's own words, not its class.
-            need, score = rules.min_relevance, relevance
         else:  # a card filed elsewhere: only the topic's own terms, and strongly, outweigh it
             need, score = STRONG, len([h for h in hits if h in {k.lower() for k in rules.keywords}])
         if score >= need:
             return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
+        if _card_relates(card, rules):
+            # Whatever its class, the card ties itself to this topic ("待复核是否归 llm-infra") or to what its
+            # living document keeps ("与已锚的 GeoPair、TriAttention 同组"): the card's own words, not its class.
+            return TopicFit(True, max(relevance, rules.min_relevance), mark=status_mark, evidence=evidence, stars=stars)
         # As the card has them: primary first ("rag/llm-infra" is a RAG card with a secondary category).
         category = "/".join(c for c in (getattr(card, "primary", None), getattr(card, "secondary", None)) if c)
         why = "但正文无本主轴内容" if accepted else "正文本主轴相关词不足"
