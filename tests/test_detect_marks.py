@@ -78,6 +78,7 @@ NOT_MARKS = [
     "- 新结论：吞吐提升 2×",
     "- new findings: 2× throughput on H100",
     "- 下次要锚过去的是 Lumen 那条",  # a plan, not a status
+    "（已锚 quokka-awesome 1207 条资源、QuokkaOut 2610.30243）",  # a list of what is anchored: other things
     "- 活文档里没有这类数据",
     "- Quokka、Lumen 活文档都有，这篇补的是成体系的生产数字",  # the components are kept, not the paper
     "- 新意在于把卸载和调度合在一起",  # says what is new, not that little is

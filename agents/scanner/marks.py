@@ -35,7 +35,9 @@ _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|
                       r"不是新增量|非新增量|不算新增|carried(?: over| forward)?|unchanged since|nothing new|not new)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
-                       r"(?=[\s：:）)\]】|,，。;；\d]|$)", re.IGNORECASE | re.MULTILINE)
+                       # not "已锚 awesome-jev、JevOut": a list of what is anchored names other things
+                       r"(?=[：:（(）)\]】|,，。;；\d]|$|\s*$|\s+(?:[§（(\d|：:;；,，。]|v\d|于|在|(?:in|at|under|since|as)\b))",
+                       re.IGNORECASE | re.MULTILINE)
 # The scout says the item brings nothing new, wherever on its line: "没有新结论，价值在于又一个独立源",
 # "结论不变", "no new findings, just another source". Carried, like 沿用.
 _NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:什么)?新(?:的)?(?:结论|发现|东西|内容|信息|观点)|结论(?:不变|没变|未变)|"
