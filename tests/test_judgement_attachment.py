@@ -188,29 +188,31 @@ def test_a_paper_an_open_register_entry_asks_about_is_not_off_topic(tmp_path: Pa
     assert [x for x in [*brief.below_cut, *brief.carried] if "2609.40077" in (x.get("arxiv") or [])]
 
 
-def test_a_section_whose_first_line_only_gives_the_paper_is_that_papers(tmp_path: Path) -> None:
-    """"## §A Fjord：…" over "arXiv 2609.40021 · https://… · ⭐⭐⭐⭐⭐": the section and its caveats are the paper's."""
+def _fjord_from(tmp_path: Path, card: str, note: str, text: str):  # type: ignore[no-untyped-def]
+    """A vault with the Fjord card and one note: the brief and its Fjord increment."""
     root = _vault(tmp_path)
-    (root / "organized/paper_cards/1601-2609-40021.md").write_text(CARD, encoding="utf-8")
-    (root / "inbox/jay/2026-09-29T2115-jay-night.md").write_text(
-        "# jay · 夜间加扫\n\n## §A Fjord：前缀路由到 prefill 节点（NEW）\n"
-        "arXiv 2609.40021 · https://arxiv.org/abs/2609.40021v1 · ⭐⭐⭐⭐⭐\n"
-        "- 结果：TTFT p99 降 2.7×（Llama 70B · H100 · vLLM 基线）\n"
-        "- 要打折扣的地方：\n  - 所有数字出自作者自家集群，没有外部复现 ⚠⚠⚬\n", encoding="utf-8")
+    (root / "organized/paper_cards/1601-2609-40021.md").write_text(card, encoding="utf-8")
+    (root / note).write_text(text, encoding="utf-8")
     brief = _brief(root)
     [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
+    return brief, fjord
+
+
+def test_a_section_whose_first_line_only_gives_the_paper_is_that_papers(tmp_path: Path) -> None:
+    """"## §A Fjord：…" over "arXiv 2609.40021 · https://… · ⭐⭐⭐⭐⭐": the section and its caveats are the paper's."""
+    brief, fjord = _fjord_from(tmp_path, CARD, "inbox/jay/2026-09-29T2115-jay-night.md",
+                               "# jay · 夜间加扫\n\n## §A Fjord：前缀路由到 prefill 节点（NEW）\n"
+                               "arXiv 2609.40021 · https://arxiv.org/abs/2609.40021v1 · ⭐⭐⭐⭐⭐\n"
+                               "- 结果：TTFT p99 降 2.7×（Llama 70B · H100 · vLLM 基线）\n"
+                               "- 要打折扣的地方：\n  - 所有数字出自作者自家集群，没有外部复现 ⚠⚠⚬\n")
     assert "inbox/jay/2026-09-29T2115-jay-night.md" in fjord.sources
     assert any(w.kind == "caveat" and "外部复现" in w.text for w in brief.warnings if w.id in fjord.warnings)
 
 
 def test_a_paper_carded_before_the_window_is_named_by_its_card_not_a_notes_heading(tmp_path: Path) -> None:
-    root = _vault(tmp_path)
-    (root / "organized/paper_cards/1601-2609-40021.md").write_text(
-        CARD.replace("2026-09-29T07:10", "2026-09-20T07:10"), encoding="utf-8")
-    (root / "inbox/jay/2026-09-29T1400-jay-filter.md").write_text(
-        "# jay · 下午过筛\n\n## Fjordd（VLDB 2026）· arXiv 2609.40021 ⭐⭐⭐⭐\n"
-        "- 结果：Llama 70B，H100，多轮 trace 上 TTFT p99 降 2.7×，vLLM 基线\n- prefill 节点共享前缀索引，KV cache 按需拉\n",
-        encoding="utf-8")
-    brief = _brief(root)
-    [fjord] = [inc for inc in brief.increments if "2609.40021" in inc.arxiv]
+    _, fjord = _fjord_from(tmp_path, CARD.replace("2026-09-29T07:10", "2026-09-20T07:10"),
+                           "inbox/jay/2026-09-29T1400-jay-filter.md",
+                           "# jay · 下午过筛\n\n## Fjordd（VLDB 2026）· arXiv 2609.40021 ⭐⭐⭐⭐\n"
+                           "- 结果：Llama 70B，H100，多轮 trace 上 TTFT p99 降 2.7×，vLLM 基线\n"
+                           "- prefill 节点共享前缀索引，KV cache 按需拉\n")
     assert fjord.title == "Fjord: Cluster-Wide Prefix Routing for Disaggregated Prefill"
