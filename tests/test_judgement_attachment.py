@@ -216,3 +216,23 @@ def test_a_paper_carded_before_the_window_is_named_by_its_card_not_a_notes_headi
                            "- 结果：Llama 70B，H100，多轮 trace 上 TTFT p99 降 2.7×，vLLM 基线\n"
                            "- prefill 节点共享前缀索引，KV cache 按需拉\n")
     assert fjord.title == "Fjord: Cluster-Wide Prefix Routing for Disaggregated Prefill"
+
+
+OWN_FOLLOW_UP = """inference · E1 预消化简报(2026-09-28)
+
+三、矛盾 / 待核
+
+沿用：D298-D301 全部沿用；D300 补记：Orrery "2026-09 release" 截至 9-28 仍未见
+"""
+
+
+def test_the_topics_own_follow_up_on_an_entry_names_it_for_a_promise_it_tracks(tmp_path: Path) -> None:
+    """"D300 补记：Orrery … 仍未见" in this topic's earlier brief: an overdue Orrery promise carries D300."""
+    root = _vault(tmp_path)
+    (root / "inbox/tom/2026-09-28-inference-e1prep.md").write_text(OWN_FOLLOW_UP, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1600-jay-orrery.md").write_text(
+        "# jay\n\n## Orrery 路由器 ⭐⭐⭐\n- Orrery 团队计划于 2026-09 发布 KV-aware router 的开源实现，vLLM 插件形式\n"
+        "- 截至今天仓库还是空的\n", encoding="utf-8")
+    brief = run_with_store(root, date(2026, 9, 29))
+    [promise] = [w for w in brief.warnings if w.kind.startswith("promise") and "Orrery" in (w.subject or "")]
+    assert promise.register == "D300" and promise.carried_from

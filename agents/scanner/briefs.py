@@ -50,7 +50,7 @@ _RAISED = re.compile(
 )
 _CARRIED_WITH_TEXT = re.compile(r"[（(]沿用\s*D(?P<n>\d{3,4})[^）)]*[）)]\s*[：:]\s*(?P<text>\S.*)$")
 _STATUS = re.compile(
-    r"D(?P<n>\d{3,4})\s*(?P<word>新增|闭合|沿用)\s*(?:[：:]\s*(?P<t1>[^；;]+)|[（(](?P<t2>[^）)]*)[）)])?"
+    r"D(?P<n>\d{3,4})\s*(?P<word>新增|闭合|沿用|补记|续记|更新|跟进)\s*(?:[：:]\s*(?P<t1>[^；;]+)|[（(](?P<t2>[^）)]*)[）)])?"
 )
 _PLAIN = re.compile(r"(?<![\w])D(\d{3,4})(?!\d)")
 _INNER_MARK = re.compile(rf"[（(][{_MARKS}]+[）)]")
@@ -169,7 +169,8 @@ def _items_of_line(line: str, index: int) -> list[BriefItem]:
     for match in _STATUS.finditer(body):
         if any(s <= match.start() < e for s, e in taken):
             continue
-        role = {"新增": "raised", "闭合": "closed", "沿用": "carried"}[match.group("word")]
+        # "D200 补记：C2C … 仍未见": a follow-up on an open entry carries it, with today's words.
+        role = {"新增": "raised", "闭合": "closed"}.get(match.group("word"), "carried")
         text = _clean_text(match.group("t1") or match.group("t2") or "")
         items.append(BriefItem(int(match.group("n")), role, text, None, index))
         taken.append(match.span())

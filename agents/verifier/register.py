@@ -197,10 +197,15 @@ def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | Non
     return items
 
 
-def _raised_by_number(session, view: AsOf) -> dict[int, list[RegisterSightingRow]]:  # type: ignore[no-untyped-def]
+def _raised_by_number(session, view: AsOf, follow_ups: bool = False) -> dict[int, list[RegisterSightingRow]]:  # type: ignore[no-untyped-def]
+    """Sightings that say what each number is; with ``follow_ups``, also this topic's own record's follow-ups
+    on it ("D200 补记：C2C … 仍未见"), which name the same thing in today's words."""
     found: dict[int, list[RegisterSightingRow]] = {}
-    query = select(RegisterSightingRow).where(RegisterSightingRow.role == "raised", RegisterSightingRow.text != "")
+    roles = ("raised", "carried") if follow_ups else ("raised",)
+    query = select(RegisterSightingRow).where(RegisterSightingRow.role.in_(roles), RegisterSightingRow.text != "")
     for sighting in session.scalars(query):
+        if sighting.role != "raised" and sighting.source not in view.own_record:
+            continue
         if view.sees(sighting.day, sighting.moment, sighting.source):
             found.setdefault(sighting.number, []).append(sighting)
     return found
@@ -295,14 +300,15 @@ def _match_vault_item(session, warning: BriefWarning, view: AsOf) -> tuple[int, 
     if not subject:
         return None
     best: tuple[int, str, int, str, int] | None = None
-    for number, sightings in _raised_by_number(session, view).items():
+    for number, sightings in _raised_by_number(session, view, follow_ups=True).items():
         for sighting in sightings:
             text = re.sub(r"[-_]", " ", sighting.text.lower())  # "agent-managed KV-Cache" holds "agent managed kv cache"
             if subject.lower() not in text:
                 continue
             hits = sum(1 for term in terms if term.lower() in text)
-            if terms and hits < len(terms):
-                continue  # every term of the warning must be there, not any one of them
+            if terms and hits < len(terms) and sighting.source not in view.own_record:
+                continue  # every term of the warning must be there, not any one of them (this topic's own
+                # record names its entries in short: its subject and the kind's cue are enough)
             if cues and not any(cue in text for cue in cues):
                 continue
             hits = max(hits, 1)
