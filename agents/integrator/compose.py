@@ -938,6 +938,12 @@ def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict
                    "claims": [f"{f.source} L{f.line}: {f.context[:200]}" for f in item.figures[:4]]
                    if item.key in chosen_keys else []}
                   for item, judgement, fit, _ in rows if judgement.status != "carried"]
+    # The model reconsiders the cut: the increments and the items nearest below it (as many as the brief
+    # may hold), not every item of the day; the prompt stays bounded however long the below-cut list grows.
+    near = {row[0].key for row in sorted(
+        (r for r in rows if r[0].key not in chosen_keys and r[1].status != "carried"),
+        key=lambda r: -rank_score(r[0], r[1].status, r[3], r[2].relevance, r[2].stars))[: limits[1]]}
+    candidates = [c for c in candidates if c["list"] == "increments" or c["key"] in near]
     by_key = {row[0].key: row for row in rows}
     moved: dict[str, dict] = {}
     kept = list(chosen)
