@@ -512,3 +512,14 @@ def test_a_card_filed_elsewhere_that_ties_itself_to_the_topic_is_the_topics(summ
     paper.passages, paper.anchors = [], []  # only the card speaks
     rules = replace(_rules(keywords=("KV cache",)), tracked=frozenset({"tessel", "lattice"}))
     assert judge_scope(paper, rules).in_topic is in_topic
+
+
+def test_a_paper_listed_beside_others_on_one_line_is_named_by_its_own_part() -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.increment_text import item_title
+    from state.models import Mention
+
+    line = "沿用：Quokka Leak（2610.00101）、加密推理窃取（2610.00202）、MCP 无状态化后的鉴权面"
+    mention = Mention(source="inbox/mei/2026-10-02-risk.md", kind="arxiv", value="2610.00202", raw="2610.00202",
+                      line=3, context=line)
+    assert item_title(Item(key="arxiv:2610.00202", arxiv=["2610.00202"], anchors=[mention])) == "加密推理窃取"

@@ -155,7 +155,10 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
         if named and _nameable(named[0]):
             return tidy_title(named[0])
     for mention in item.anchors:
-        title = tidy_title(_clean(mention.context))
+        # A line listing several papers ("沿用：A（2508.x）、B（2608.y）、C"): the part holding this one's number.
+        parts = [part for part in re.split(r"[、；;，,]", _clean(mention.context)) if part.strip()]
+        own = [part for part in parts if any(i in part for i in item.arxiv)] if len(parts) > 1 else []
+        title = tidy_title(re.sub(r"^[^：:]{0,12}[：:]", "", own[0])) if len(own) == 1 else tidy_title(_clean(mention.context))
         if _nameable(title):
             return title
     return item.arxiv[0] if item.arxiv else (item.urls or item.names or [item.key])[0]
