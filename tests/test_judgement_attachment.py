@@ -236,3 +236,13 @@ def test_the_topics_own_follow_up_on_an_entry_names_it_for_a_promise_it_tracks(t
     brief = run_with_store(root, date(2026, 9, 29))
     [promise] = [w for w in brief.warnings if w.kind.startswith("promise") and "Orrery" in (w.subject or "")]
     assert promise.register == "D300" and promise.carried_from
+
+
+def test_a_collided_number_carried_in_the_open_list_says_when_it_was_first_raised(tmp_path: Path) -> None:
+    root = _fjord_vault(tmp_path)
+    (root / "inbox/spark").mkdir(parents=True, exist_ok=True)
+    (root / "inbox/spark/2026-09-27-llm-infra-e1prep.md").write_text(OTHER_BRIEF, encoding="utf-8")
+    (root / "inbox/tom/2026-09-28-inference-e1prep.md").write_text(SLOT_BRIEF, encoding="utf-8")
+    brief = run_with_store(root, date(2026, 9, 29))
+    [entry] = [e for e in brief.register_open if e["d"] == "D300"]
+    assert "编号冲突" in entry["text"] and entry["raised"] == "2026-09-27"

@@ -200,7 +200,9 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         if w.register in listed:
             listed[w.register]["text"] += f"；{note}"
         else:
-            listed[w.register] = {"d": w.register, "text": note, "risk": w.risk, "raised": None,
+            # First raised: the earliest day the collision's own text names (its sources' dates).
+            days = sorted(re.findall(r"(?<!\d)(20\d\d-\d\d-\d\d)(?!\d)", note))
+            listed[w.register] = {"d": w.register, "text": note, "risk": w.risk, "raised": days[0] if days else None,
                                   "carried_from": w.carried_from}
             register_open.append(listed[w.register])
     ctx.store.save_artifact(state.thread, "verify", {
