@@ -297,7 +297,7 @@ def test_a_caveat_restating_an_open_entry_carries_its_number(tmp_path: Path, sai
 
 
 def test_a_day_is_recorded_by_the_vaults_slot_brief_unless_baton_published_it() -> None:
-    from agents.verifier.node import _recorded_threads
+    from agents.verifier.node import _slot_briefs
     from state.vault_config import Topic
 
     topics = {"serving": Topic(name="serving", title="serving", living_doc="organized/knowledge/serving.md", executor="mei",
@@ -306,7 +306,8 @@ def test_a_day_is_recorded_by_the_vaults_slot_brief_unless_baton_published_it() 
     ours = parse_brief_text("inbox/mei/2026-09-28-serving-e1prep.md", "", date(2026, 9, 28), "mei")
     ours.by_baton = True  # front matter "generated_by: baton …": baton's own entries are that day's record
     other = parse_brief_text("inbox/lin/2026-09-27-risk-e1prep.md", "", date(2026, 9, 27), "lin")
-    assert _recorded_threads(topics, [person, ours, other]) == {"serving:2026-09-27"}
+    assert set(_slot_briefs(topics, [person, ours, other]).values()) == {"serving:2026-09-27"}
+    assert _slot_briefs(topics, [person, ours, other]) == {"inbox/mei/2026-09-27-serving-e1prep.md": "serving:2026-09-27"}
 
 
 def test_a_published_brief_says_it_is_batons(tmp_path: Path) -> None:

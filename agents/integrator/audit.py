@@ -17,7 +17,7 @@ from agents.integrator.cluster import Item, passages_of
 from agents.integrator.increment_text import tidy_title
 from agents.integrator.scope import ScopeRules, text_relevance
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.e1_format import brief_topic, is_coordination_path
+from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path
 from agents.scanner.excerpt import excerpt
 
 __all__ = ["unplaced_sections"]
@@ -46,8 +46,8 @@ def _spans(items: Sequence[Item]) -> dict[str, list[tuple[int, int]]]:
     return spans
 
 
-def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item], rules: ScopeRules,
-                      own_slot: str | None = None) -> tuple[list[dict], list[str]]:
+def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item],
+                      rules: ScopeRules) -> tuple[list[dict], list[str]]:
     """The headed sections of the window's read notes that no item holds and that speak of the topic, and the
     paths of the sections the scouts set aside by their headings ("杂项（跳过）", "丢弃清单"), one per section.
 
@@ -64,9 +64,9 @@ def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item
         path = str(file.path)
         if path not in read or not path.startswith("inbox/") or is_coordination_path(path):
             continue
-        topic = brief_topic(path)
-        if topic is not None and topic.lower() in rules.names | ({own_slot.lower()} if own_slot else set()):
-            continue
+        brief = is_brief_path(path)
+        if brief and (brief_topic(path) or "").lower() in rules.names:
+            continue  # this topic's own earlier brief: the baseline
         text = str(getattr(file, "body", "") or getattr(file, "text", "") or "")
         first = int(getattr(file, "body_line", 1) or 1) if getattr(file, "body", "") else 1
         for passage in passages_of(path, text, first):
@@ -75,7 +75,7 @@ def unplaced_sections(files: Sequence[Any], read: set[str], items: Sequence[Item
                 continue
             if any(start <= passage.start <= end for start, end in spans.get(path, ())) or _NOTE_LEVEL.match(passage.heading):
                 continue
-            if (topic is not None or "e1prep" in path) and _BRIEF_PART.search(passage.heading):
+            if brief and _BRIEF_PART.search(passage.heading):
                 continue
             whole = "\n".join([passage.heading, *content])
             if _URL.search(whole) or any(not ref.malformed for ref in find_arxiv_refs(whole)):

@@ -27,7 +27,6 @@ from agents.integrator.increment_text import (
     tidy_title,
 )
 from agents.integrator.scope import (
-    LISTED_FOR_TOPIC,
     ScopeRules,
     entry_subjects,
     judge_scope,
@@ -61,6 +60,7 @@ from agents.scanner.excerpt import excerpt
 from agents.scanner.queue import claimed_flag
 from agents.verifier.caveats import is_metadata_caveat
 from agents.verifier.identifiers import certain_repairs, renumbered_mentions, repaired_mentions
+from agents.verifier.names import leading_system
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
     AlertEntry,
@@ -144,10 +144,6 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
     return entries
 
 
-# A name a register entry can be about: one token with an inner capital, a digit or a hyphen ("KVSET" too).
-_ENTRY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,}")
-
-
 # A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
 _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
@@ -198,10 +194,8 @@ def link_open_entries(brief: Brief, generic: Collection[str] = ()) -> None:
 
     ``generic``: the topic's own terms ("vLLM", "KV cache"): a title leading with one names a field, not an item.
     """
-    common = {g.lower() for g in generic}
     for inc in brief.increments:
-        lead = _ENTRY_NAME.match(inc.title.strip())
-        name = lead.group(0) if lead and len(lead.group(0)) >= 4 and lead.group(0).lower() not in common else None
+        name = leading_system(inc.title, generic)
         found = [e for e in brief.register_open if e.get("d") and (
             any(i in str(e.get("text") or "") for i in inc.arxiv)
             or (name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", str(e.get("text") or ""))))]
@@ -211,7 +205,7 @@ def link_open_entries(brief: Brief, generic: Collection[str] = ()) -> None:
             inc.credibility_reason = f"{inc.credibility_reason} · 登记簿未闭合 {said}".lstrip(" ·")
 
 
-def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
+def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, versions: Collection[int],
                    results: Mapping[str, ArxivEntry]) -> ArxivEntry:
     """A number written for another paper: listed for audit with the likely one, never citable as new.
 
@@ -219,7 +213,6 @@ def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, item: Item,
     reached); a number arXiv knows is another paper's, hence ``mismatch``.
     """
     result = results.get(arxiv_id)
-    versions = item.versions.get(arxiv_id) or set()
     verdict = result.verified if result else "unverified"
     why = f"与 {mistaken.likely} 同名「{mistaken.name}」（{mistaken.warning}），号码疑为笔误，可能是 {mistaken.likely}"
     return ArxivEntry(
@@ -507,16 +500,16 @@ def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside:
     name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性"), or two sources noting one limit, say one
     thing about one item; each source's words are kept in it."""
     out: list[BriefWarning] = []
-    first: dict[tuple[str, str], int] = {}  # (increment key, source) → index in ``out`` of its first caveat
+    first: dict[str, int] = {}  # increment key → index in ``out`` of its first caveat
     for warning in warnings:
         item = next((i for i in chosen if _about(warning, i)), None) if warning.kind == "caveat" and \
             not _is_correction(warning) and not warning.register else None
         # One increment, one caveat warning: a second source's doubt about it is said in the same warning
         # (two scouts noting "单节点" for one paper are one doubt with two witnesses, not two D-numbers).
-        at = next((i for (key, _), i in first.items() if key == item.key), None) if item else None
+        at = first.get(item.key) if item else None
         if at is None:
-            for source in warning.sources if item else ():
-                first.setdefault((item.key, source), len(out))  # type: ignore[union-attr]
+            if item is not None:
+                first[item.key] = len(out)
             out.append(warning)
             continue
         base = out[at]
@@ -611,15 +604,14 @@ def integrate(
     mistaken = mistaken_numbers(warnings, titles, recorded, {str(card.arxiv) for card in scan.cards})
     # What a source says under a number written for another paper is said of that paper (its caveats too);
     # the number itself is listed for audit with the warning that names it.
-    mistaken_versions = {i: {int(v) for m in scan.mentions if m.kind == "arxiv" and m.value == i
-                             and str(v := m.detail.get("version") or "").isdigit()} for i in mistaken}
+    written = [m for m in scan.mentions if m.kind == "arxiv" and m.value in mistaken]
+    wrong: list[ArxivEntry] = [
+        _mistaken_entry(i, m, {int(v) for w in written if w.value == i and (v := w.detail.get("version"))}, results)
+        for i, m in sorted(mistaken.items()) if any(w.value == i for w in written)]
     items = cluster_items(renumbered_mentions(repaired_mentions(scan.mentions, repairs),
                                               {i: m.likely for i, m in mistaken.items()}),
                           scan.files, scan.cards, scan.queue.rows if scan.queue else [])
     items = sequels_joined(items)
-    seen_ids = {m.value for m in scan.mentions if m.kind == "arxiv"}
-    wrong: list[ArxivEntry] = [_mistaken_entry(i, m, Item(key=f"arxiv:{i}", versions={i: mistaken_versions[i]}), results)
-                               for i, m in sorted(mistaken.items()) if i in seen_ids]
     repaired_ids = [{"written": written, "id": fixed, "why": why,
                      "sources": sorted({m.source for m in scan.mentions if m.kind == "arxiv" and m.value == written})}
                     for written, (fixed, why) in sorted(repairs.items())]
@@ -664,7 +656,7 @@ def integrate(
             if all(i in mistaken for i in item.arxiv):
                 continue
             item = replace(item, arxiv=[i for i in item.arxiv if i not in mistaken])
-        listed = False
+        listed_for_topic = False
         if item.key.startswith("note:"):
             verdicts = passage_verdicts(item, rules)
             for verdict in verdicts:
@@ -678,7 +670,7 @@ def integrate(
                         continue
                     (sections_carried if verdict.place == "carried" else excluded).append(entry)
             passages = [v.passage for v in verdicts if v.place == "kept"]
-            listed = any(v.place == "kept" and v.reason == LISTED_FOR_TOPIC for v in verdicts)
+            listed_for_topic = any(v.place == "kept" and v.listed for v in verdicts)
             if not passages:
                 continue
             spans = [(p.start, p.end) for p in passages]
@@ -687,7 +679,7 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
-        if item.key.startswith("note:") and listed and not fit.in_topic and fit.mark is None:
+        if listed_for_topic and not fit.in_topic and fit.mark is None:
             # The note lists these sections as the topic's ("inference 相关：§2 …"): the scout's word on scope.
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         if not fit.in_topic and fit.mark is None and fit.reason.startswith("正文无") and \
@@ -850,7 +842,7 @@ def integrate(
     health = source_health(today_counts(scan), history_counts)
     _same_name_told(excluded, carried, below_cut, increments)
     read_paths = {s.path for s in scan.sources if s.in_window and s.status in ("read", "truncated")}
-    unplaced, skipped_sections = unplaced_sections(scan.files, read_paths, items, rules, topic.slot)
+    unplaced, skipped_sections = unplaced_sections(scan.files, read_paths, items, rules)
     statuses = [inc.status for inc in increments]
     density = density_of(statuses)
     labels = [(f"arXiv {inc.arxiv[0]}" if inc.arxiv else inc.title, inc.status) for inc in increments]

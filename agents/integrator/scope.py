@@ -30,7 +30,7 @@ from agents.integrator.cluster import NOTHING_FOR, Item
 from agents.scanner.marks import NO_NEW_DATA, Mark, placement_topic, read_marks
 from agents.scanner.relevance import keyword_hits
 
-__all__ = ["LISTED_FOR_TOPIC", "TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
+__all__ = ["TopicFit", "ScopeRules", "item_marks", "judge_scope", "quiet_notes", "with_note_remarks", "own_text", "section_terms", "text_relevance", "topical_passages", "passage_verdicts", "PassageVerdict"]
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SEGMENTS = re.compile(r"\s+/\s+|[、；;]|\s\+\s")
@@ -369,7 +369,7 @@ def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) ->
     return None
 
 
-LISTED_FOR_TOPIC = "来源小结列为本主轴相关"  # a kept section the note itself lists for the topic ("inference 相关：§2")
+_LISTED_FOR_TOPIC = "来源小结列为本主轴相关"  # how a section the note lists for the topic is said
 
 
 class PassageVerdict(NamedTuple):
@@ -378,6 +378,7 @@ class PassageVerdict(NamedTuple):
     passage: Any
     place: str  # "kept" | "carried" | "below" (listed for the topic, nothing of it said) | "excluded"
     reason: str
+    listed: bool = False  # the note's own summary lists this section as the topic's ("inference 相关：§2")
 
 
 _SECTION_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:§\s*)?(\d{1,2}(?:\.\d+)*)(?:[.、)]|\s)")
@@ -474,13 +475,13 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         threshold = max(2, rules.min_relevance)
         # One of the topic's terms, and the section speaks to this topic by name ("对 inference：…", "inference 侧
         # 的结论…"): the scout addresses it to this topic.
-        addressed = (relevance >= 1 and _targets(text, rules)[0]) or listed_here
+        addressed = relevance >= 1 and _targets(text, rules)[0]
         if relevance >= threshold or (addressed and not listed_here):
-            verdicts.append(PassageVerdict(passage, "kept", LISTED_FOR_TOPIC if listed_here else ""))
+            verdicts.append(PassageVerdict(passage, "kept", "", listed_here))
         elif listed_here:
             # The note lists it as the topic's, but it says nothing of the topic's own matter: listed below the
             # cut on its own, neither excluded against the note's word nor bundled into the digest's news.
-            verdicts.append(PassageVerdict(passage, "below", f"{LISTED_FOR_TOPIC}，但该段无本主轴术语（相关度 {relevance}），"
+            verdicts.append(PassageVerdict(passage, "below", f"{_LISTED_FOR_TOPIC}，但该段无本主轴术语（相关度 {relevance}），"
                                            f"不并入当日增量（{passage.path} L{passage.start}）"))
         else:
             verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"

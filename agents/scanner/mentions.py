@@ -15,7 +15,7 @@ from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sent
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
+__all__ = ["PLATFORM", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
@@ -134,6 +134,12 @@ def _cn_number(text: str) -> int:
         digits.get(text[2:], 0) if "十" in text[1:2] else 0)
 
 
+def _year_of(month: int, written: date) -> int:
+    """The year of a month named without one: the next such month after the note was written, unless it
+    ended less than three months before (a deadline just gone, overdue this year)."""
+    return written.year + (1 if month < written.month - 2 else 0)
+
+
 def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
     """(as written, last day due) of a promise's date; a date without a year is the next one after
     the note was written (``written``, from its file name) unless its month ended less than three months
@@ -146,16 +152,14 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
             f"{half.group(1)}-{'06-30' if half.group(2) == '上' else '12-31'}"
     compact = _CN_MONTH.sub(lambda m: f"{_cn_number(m.group(1))}月", compact)
     relative = re.fullmatch(r"(这个|本|下个?)月(底|内|中旬|上旬|下旬)?", compact)
-    if relative and written is not None:  # "这个月底": the note's month; "下个月": the next one
+    if relative and written is not None:  # "这个月底": the note's month; "下个月": the next one (its year below)
         month = written.month + (0 if relative.group(1) in ("这个", "本") else 1)
-        year = written.year + (month - 1) // 12
         compact = f"{(month - 1) % 12 + 1}月{relative.group(2) or ''}"
-        written = date(year, 1, 1) if year > written.year else written
     compact = compact.replace("月内", "月底")
     day_of_month = re.fullmatch(r"(\d{1,2})月(\d{1,2})[日号]", compact)
-    if day_of_month and written is not None:  # "10 月 20 日": that day, in the year after the note was written
+    if day_of_month and written is not None:  # "10 月 20 日": that day
         month, dom = int(day_of_month.group(1)), int(day_of_month.group(2))
-        year = written.year + (1 if month < written.month - 2 else 0)  # a month just gone is this year's (overdue)
+        year = _year_of(month, written)
         try:
             when = date(year, month, dom).isoformat()
         except ValueError:
@@ -168,7 +172,7 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         month = int(yearless.group(1)) * 3 if yearless.group(1) else int(yearless.group(2))
         if not 1 <= month <= 12:
             return None
-        year = written.year + (1 if month < written.month - 2 else 0)  # a month just gone is this year's (overdue)
+        year = _year_of(month, written)
         # "10 月中旬" is due by the 20th, "上旬" / "月初" by the 10th; "下旬" / "月底" by the month's end.
         part = {"上旬": 10, "初": 10, "中旬": 20, "中": 20}.get(yearless.group(3) or "")
         if part is not None:
@@ -198,8 +202,9 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
 # The thing a section heading is about: its first name with a capital, a digit or a hyphen inside ("TierPilot").
 _HEADING_NAME = re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:[A-Z0-9-][\w.+-]*)+|(?<![\w-])[A-Z][a-z]{3,}(?![\w-])")
 # Where something is said, not what it is about: a promise "in a GitHub issue" is not GitHub's.
-_PLATFORM = re.compile(r"GitHub|GitLab|HF|HuggingFace|Hugging|arXiv|Twitter|Reddit|Discord|Slack|README|CSDN|Zhihu|"
-                       r"Medium|Substack|YouTube|LinkedIn|Weibo|WeChat|Blog|Issue|PR|TODO|FYI|TBD|WIP|NOTE|DONE", re.IGNORECASE)
+PLATFORM = re.compile(r"GitHub|GitLab|HF|HuggingFace|Hugging|Face|arXiv|Twitter|Reddit|Discord|Slack|README|CSDN|Zhihu|"
+                      r"HN|Hacker|News|Medium|Substack|YouTube|LinkedIn|Weibo|WeChat|Blog|Issue|PR|TODO|FYI|TBD|WIP|NOTE|DONE",
+                      re.IGNORECASE)
 _METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
 
 
@@ -363,8 +368,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 sentence = f"{head}…{sentence}"
             # Under "## TierPilot：…" a line about "the authors" promises for TierPilot: the section names it.
             named = _HEADING_NAME.search(re.sub(r"§\S+|arXiv\S*|\d{4}\.\d{4,5}\S*", " ", heading))
-            own = [n for n in _HEADING_NAME.findall(sentence) if not _PLATFORM.fullmatch(n)]
-            if named and not own and not _PLATFORM.fullmatch(named.group(0)):
+            own = [n for n in _HEADING_NAME.findall(sentence) if not PLATFORM.fullmatch(n)]
+            if named and not own and not PLATFORM.fullmatch(named.group(0)):
                 sentence = f"{named.group(0)}：{sentence}"
             mentions.append(Mention(
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,

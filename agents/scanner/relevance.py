@@ -30,17 +30,21 @@ def keyword_hits(text: str, keywords: list[str] | tuple[str, ...]) -> list[str]:
     word in any of its forms, else as written."""
     lowered = text.lower()
     hits = []
-    for keyword in dict.fromkeys(k.lower() for k in keywords):
+    spellings: dict[str, str] = {}
+    for k in keywords:
+        spellings.setdefault(k.lower(), k)  # one per keyword, as first written
+    for written in spellings.values():
+        keyword = written.lower()
         pattern = _pattern(keyword)
         if pattern is not None:
             found = bool(pattern.search(lowered))
         elif " " in keyword:
-            found = all(word in lowered for word in keyword.split())
-            head = next(k for k in keywords if k.lower() == keyword).split()[0]
-            if not found and re.fullmatch(r"[A-Z]{2,4}", head):
-                # "KV cache" is meant by "KV" standing alone ("KV 块", "2-bit KV", "KV 传输层"): the acronym
-                # as a word of its own, not inside a longer name ("KVSET").
-                found = re.search(rf"(?<![a-z0-9]){head.lower()}(?![a-z0-9])", lowered) is not None
+            head = written.split()[0]
+            # "KV cache" is also meant by "KV" standing alone ("KV 块", "2-bit KV", "KV 传输层"): the acronym as a
+            # word of its own, not inside a longer name ("KVSET").
+            found = all(word in lowered for word in keyword.split()) or (
+                re.fullmatch(r"[A-Z]{2,4}", head) is not None
+                and re.search(rf"(?<![a-z0-9]){head.lower()}(?![a-z0-9])", lowered) is not None)
         else:
             found = keyword in lowered
         if found:

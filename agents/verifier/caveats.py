@@ -18,7 +18,8 @@ from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import METADATA_CAVEAT, RISK_OF_MARKS, RISK_ORDER
 from agents.scanner.e1_format import is_brief_path, is_coordination_path
 from agents.scanner.excerpt import excerpt
-from agents.verifier.claims import make_warning
+from agents.scanner.mentions import PLATFORM
+from agents.verifier.claims import CLASH, make_warning
 from agents.verifier.names import PROPER_NAME
 from state.models import BriefWarning, Mention
 
@@ -38,8 +39,6 @@ _GENERIC = frozenset({
     "TTFT", "ITL", "TPOT", "PPL", "QPS", "OOM", "API", "URL", "README", "HTML", "PDF", "RAG", "LLM", "LLMs", "AI", "PR",
     "P50", "P99", "Top", "Q1", "Q2", "Q3", "Q4", "TODO", "TBC", "FP8", "FP16", "BF16", "INT4", "INT8", "OK",
     "Correction", "Erratum", "Corrigendum", "Yesterday", "Earlier",
-    # where something was read, not what it is about
-    "arXiv", "GitHub", "HN", "Hacker", "News", "Twitter", "Reddit", "Medium", "Substack", "YouTube", "Zhihu",
 })
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*\s*(?:%|×|x\b|倍|ms|s\b|GB|TB|tok/s|层|pt|k\b|K\b)|\d+\s*/\s*\d+", re.IGNORECASE)
 
@@ -63,8 +62,10 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
         return paper
     names = {}
     for source, text in (("claim", claim), ("heading", _OUTLINE.sub(" ", heading))):
+        # Neither a generic word nor where something was read ("arXiv", "GitHub", "HN"): what it is about.
         names[source] = [name for match in _NAME.finditer(text) if (name := match.group(1).strip())
-                         and name.split()[0] not in _GENERIC and len(name) >= 3 and any(c.isupper() for c in name.split()[0])]
+                         and name.split()[0] not in _GENERIC and not PLATFORM.fullmatch(name.split()[0])
+                         and len(name) >= 3 and any(c.isupper() for c in name.split()[0])]
     # An acronym on the claim's line ("跨节点 RDMA 回拉", "GPU 型号未注明") is the technology the claim is about,
     # not the system: the heading's name ("## TierPilot：…") says whose claim it is.
     own = [n for n in names["claim"] if not _ACRONYM.fullmatch(n.split()[0])]
@@ -115,13 +116,10 @@ def _one_per_claim(grouped: dict[str, list[Mention]]) -> dict[str, list[Mention]
     return merged
 
 
-_CLASH = re.compile(r"打架|矛盾|对不上|不一致|冲突|\bclash|\bconflict|\bcontradict", re.IGNORECASE)
-
-
 def _relayed_clash(mention: Mention) -> str:
     """A coordination note calling other sources' figures a conflict relays a judgement it did not check
     against their conditions (a 4096-card and a 512-card figure "打架"): said as its claim, not adopted."""
-    if is_coordination_path(mention.source) and _CLASH.search(mention.context or ""):
+    if is_coordination_path(mention.source) and CLASH.search(mention.context or ""):
         return "（协调记录所称矛盾，未核各源条件；数字矛盾以同一条件下的两数为准，见第三节数字类警示）"
     return ""
 

@@ -29,6 +29,7 @@ from agents.scanner.tables import row_sentence
 from state.models import BriefWarning, Mention
 
 __all__ = [
+    "CLASH",
     "FigureClaim",
     "VersionClaim",
     "figure_claims",
@@ -442,11 +443,11 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = _prose_subject(context, spans, index, sources)
         if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
             metric = "throughput"
-        if subject is not None:
-            subject = _paper_of(subject, context, ids.get((mention.source, mention.line), [])) or subject
         line_ids = ids.get((mention.source, mention.line), [])
+        if subject is not None:
+            subject = _paper_of(subject, context, line_ids) or subject
         lead = re.split(r"[：:]", context, maxsplit=1)[0] if re.search(r"[：:]", context) else ""
-        if len(set(line_ids)) == 1 and line_ids[0] in lead and subject != line_ids[0]:
+        if len(set(line_ids)) == 1 and line_ids[0] in lead:
             # "Tessel（arXiv 2610.30001）：…在 Quokka 上加速 2.1×": the line's lead names the paper whose result it is.
             subject = line_ids[0]
         if subject is None:
@@ -697,8 +698,9 @@ def _author_parts(a: FigureClaim, b: FigureClaim) -> bool:
 
 _Written = tuple[str, float, float, bool]  # (unit, low, high, lined up against others': a sources table, a "矛盾" line)
 # A line where the author sets figures against each other as a disagreement, not as two set-ups.
-_CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bconflict|\binconsistent\b|\bdisagree|\bcontradict",
-                    re.IGNORECASE)
+# A line calling figures a contradiction ("三源矛盾", "两个数打架", "these figures conflict").
+CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bconflict|\binconsistent\b|\bdisagree|\bcontradict",
+                   re.IGNORECASE)
 
 
 def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]]) -> bool:
@@ -726,7 +728,7 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
         if isinstance(number, int | float):
             table = mention.detail.get("table") or {}
             by_source = bool(_SOURCE_HEADER.search(str(table.get("first_header", "")))) if table else False
-            by_source = by_source or bool(_CLASH.search(mention.context or mention.raw))
+            by_source = by_source or bool(CLASH.search(mention.context or mention.raw))
             high = mention.detail.get("high")
             top = float(high) if isinstance(high, int | float) else float(number)
             unit, low, top = _unit(str(mention.detail.get("unit") or ""), float(number), top)
@@ -749,7 +751,7 @@ def _comparable(a: FigureClaim, b: FigureClaim, declared: Collection[str]) -> bo
 def _clash_lines(mentions: Sequence[Mention]) -> list[tuple[str, str]]:
     """(source, lower-cased line) of every first-hand line calling figures a contradiction ("三源矛盾 ⚠⚠⚬")."""
     return [(m.source, text) for m in mentions if not is_brief_path(m.source)
-            and _CLASH.search(text := (m.context or m.raw or "").lower())]
+            and CLASH.search(text := (m.context or m.raw or "").lower())]
 
 
 def _declared_clash(lines: Sequence[tuple[str, str]], subject: str, metric: str) -> set[str]:

@@ -28,6 +28,7 @@ from state.models import Mention
 __all__ = [
     "ArxivName",
     "PROPER_NAME",
+    "leading_system",
     "arxiv_name",
     "arxiv_names",
     "name_key",
@@ -36,6 +37,20 @@ __all__ = [
 
 # A proper name in running text: a Latin token, dots and hyphens inside ("GLM-5.3-Flash", "llama.cpp").
 PROPER_NAME = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)")
+# A system's own name: a token with an inner capital, a digit or a hyphen, or an acronym of four letters or
+# more ("DSpark", "llm-d", "KVSET"); plain words ("Jarvislabs" aside) and short acronyms ("KV") are not.
+_SYSTEM_NAME = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?([A-Za-z][a-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,})")
+
+
+def leading_system(text: str, generic: Iterable[str] = ()) -> str | None:
+    """The system name ``text`` leads with ("DSpark 85% 加速…", "KVSET：…"), unless it is one of ``generic``
+    (the topic's own terms: "vLLM" names a field, not an item)."""
+    match = _SYSTEM_NAME.match(text)
+    if match is None or len(match.group(1)) < 4 or match.group(1).lower() in {g.lower() for g in generic}:
+        return None
+    return match.group(1)
+
+
 _RUN_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9\-_.+×' ]*$")
 _RUN_AFTER = re.compile(r"^[A-Za-z][A-Za-z0-9\-_.+×:' ]*")
 _SECTION_TOKEN = re.compile(r"^(?:[A-Za-z]?\d+(?:\.\d+)*|[A-Za-z](?:\.\d+)+)\s+")

@@ -20,7 +20,7 @@ from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
 from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
-from agents.verifier.names import arxiv_name
+from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
 from agents.verifier.promises import track_promise_history
 from agents.verifier.register import closed_on, open_entries, register_view, seed_register
@@ -118,23 +118,21 @@ def _without_dismissed(ctx: BatonContext, day: str, warnings: list[BriefWarning]
     return [w.model_copy(update={"id": f"C{i}"}) for i, w in enumerate(kept, start=1)]
 
 
-# A name a bullet leads with: a token with an inner capital, a digit or a hyphen ("DSpark", "llm-d", "KVSET").
-_LEAD_NAME = re.compile(r"(?:\*\*)?([A-Za-z][a-z0-9]*(?:[A-Z0-9-][A-Za-z0-9.]*)+|[A-Z]{4,})")
-
-
-def _recorded_threads(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> set[str]:
-    """The days whose slot brief the vault holds (``…-{slot}.md``), as threads: that brief is the record.
-    Not a brief baton published itself: its thread's own entries stay that day's record."""
+def _slot_briefs(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> dict[str, str]:
+    """The vault's own slot briefs (``…-{slot}.md``, dated, not published by baton): path → thread. Their days
+    are the ones the vault's slot brief records (baton's draft of such a day is superseded); a topic's own
+    earlier ones are the record whose numbers it carries. A brief baton published keeps its thread's entries."""
     slots = {topic.slot: name for name, topic in topics.items()}
-    found = set()
+    found = {}
     for brief in briefs:
-        if brief.by_baton:
+        if brief.by_baton or brief.day is None:
             continue
         stem = PurePosixPath(brief.path).stem
         name = next((n for slot, n in slots.items() if stem.endswith(f"-{slot}")), None)
-        if name is not None and brief.day is not None:
-            found.add(f"{name}:{brief.day.isoformat()}")
+        if name is not None:
+            found[brief.path] = f"{name}:{brief.day.isoformat()}"
     return found
+
 
 
 def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -148,10 +146,11 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     briefs = list_briefs(ctx.config.root, ctx.config.tz)
     seed_register(ctx.db, scan.register, briefs)
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
-    superseded = _recorded_threads(ctx.config.topics, briefs)
+    slot_briefs = _slot_briefs(ctx.config.topics, briefs)
+    superseded = set(slot_briefs.values())
     # This topic's own earlier slot briefs (not baton's drafts): the record whose numbers it carries.
-    own_record = sorted(b.path for b in briefs if not b.by_baton and b.day is not None and b.day < scan.day
-                        and PurePosixPath(b.path).stem.endswith(f"-{scan.topic.slot}"))
+    own_record = sorted(path for path, thread in slot_briefs.items()
+                        if thread.rsplit(":", 1)[0] == state.topic and thread.rsplit(":", 1)[1] < state.day)
     track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
@@ -177,10 +176,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # What the living document keeps as of the brief: its papers and the names its bullets lead with
     # ("DSpark 85% 加速 …"), not the topic's own terms: an open entry about one of them is this topic's.
     kept_ids = set(scan.living.anchored_ids(scan.day, scan.end))
-    common = {k.lower() for k in scan.topic.keywords}
-    kept_names = {lead.group(0) for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
-                  if (lead := _LEAD_NAME.match(re.split(r"[：:（(—]", str(bullet.text), maxsplit=1)[0].strip()))
-                  and len(lead.group(0)) >= 4 and lead.group(0).lower() not in common}
+    kept_names = {name for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
+                  if (name := leading_system(str(bullet.text), scan.topic.keywords))}
     register_open, register_elsewhere = [], []
     for e in open_entries(ctx.db, scan.end, own, superseded):
         if e.d in carried:

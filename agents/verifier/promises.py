@@ -21,7 +21,7 @@ from sqlalchemy import or_, select, update
 
 from agents.scanner.briefs import is_brief_name
 from agents.scanner.derived import Derivation, decode_mentions, derive_many, encode_mentions, from_wall, wall
-from agents.scanner.mentions import MENTIONS_FORMAT, extract_mentions
+from agents.scanner.mentions import MENTIONS_FORMAT, PLATFORM, extract_mentions
 from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
 from agents.verifier.register import serialised
@@ -169,10 +169,7 @@ def note_promises_derivation(tz: ZoneInfo) -> Derivation[tuple[datetime, list[Me
 _RELAY = re.compile(r"(?:据|根据|来自|转引|援引|引自|according to|per|via|reported by|citing)\s*$", re.IGNORECASE)
 _RELAY_CLAUSE = re.compile(r"(?:据|根据|来自|援引|according to|per|via|reported by|citing)[^，,。；;]*?(?:报道|称|消息)?[，,]",
                            re.IGNORECASE)
-_COMMON = frozenset({"The", "This", "That", "A", "An", "In", "On", "By", "It", "We", "They", "According",
-                     # where a promise is said, not who makes it ("作者在 GitHub issue 里回复")
-                     "GitHub", "GitLab", "HF", "HuggingFace", "Hugging", "Face", "README", "Twitter", "Reddit", "Discord",
-                     "CSDN", "Medium", "Substack", "YouTube", "Issue", "PR"})
+_COMMON = frozenset({"The", "This", "That", "A", "An", "In", "On", "By", "It", "We", "They", "According"})
 _LEADS = re.compile(r"计划|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|宣布将|表示将|表示会|准备|打算|争取|有望|预告|"
                     r"plans? to|will (?:ship|release|open)|targets?|expects? to|aims? to",
                     re.IGNORECASE)
@@ -185,7 +182,9 @@ def promise_subject(text: str) -> str | None:
     before = _RELAY_CLAUSE.sub(" ", before)  # "据 VentureBeat 报道，" / "According to The Verge," relay, not promise
     for match in PROPER_NAME.finditer(before):
         name = match.group(1)
-        if not any(c.isupper() for c in name) or name in _COMMON or _RELAY.search(before[: match.start()]):
+        # Not where the promise is said ("作者在 GitHub issue 里回复"): who makes it.
+        if not any(c.isupper() for c in name) or name in _COMMON or PLATFORM.fullmatch(name) \
+                or _RELAY.search(before[: match.start()]):
             continue
         return name
     return None
