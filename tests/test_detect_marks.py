@@ -60,6 +60,12 @@ MARKS = [
     ("- 综述类，新意不大；可作引用入口", "minor"),
     ("- 列表文，结论没什么意外", "minor"),
     ("- a survey, incremental at best", "minor"),
+    # A compilation, not a contribution.
+    ("- 后续：可以放进全景图。不算研究贡献，只是分类整理。", "minor"),
+    ("- 并非原创工作，属于汇总帖", "minor"),
+    ("- 算不上新方法，就是把几家的做法排了个表", "minor"),
+    ("- Not a research contribution, just a map of the stack.", "minor"),
+    ("- a roundup, not research", "minor"),
 ]
 NOT_MARKS = [
     "- 不进 serving 正文，先挂附录",  # not anchored in the document's text: a status of the text, not of scope
@@ -85,6 +91,9 @@ NOT_MARKS = [
     "- 丢包率 3%，重传多",  # "丢" inside a word
     "- 显存丢了一半，OOM 后重启",
     "- 流式输出不丢数据",
+    "- 研究贡献：首次把 KV 卸载和预取合在一起",  # says what the contribution is
+    "- 这不是训练工作，是推理侧的",  # a kind of work, not a verdict on novelty
+    "- not research-grade code yet, but the numbers hold",
 ]
 
 

@@ -406,8 +406,8 @@ def test_a_name_two_link_lines_lead_with_joins_neither() -> None:
     files = [_File("inbox/lin/2027-03-16T1140-lin-radar.md", _RADAR),
              _File("inbox/mei/2027-03-16T1700-mei-evening.md", evening)]
     items = cluster_items(_mentions(*files), files)
-    [digest] = [item for item in items if item.key.startswith("note:")]
-    assert any(p.heading.startswith("## 1. Quokka-R") for p in digest.passages)
+    digests = [item for item in items if item.key.startswith("note:")]
+    assert any(p.heading.startswith("## 1. Quokka-R") for d in digests for p in d.passages)
     assert not any("inbox/lin/2027-03-16T1140-lin-radar.md" in item.sources for item in items
                    if not item.key.startswith("note:"))
 
@@ -523,3 +523,22 @@ def test_a_paper_listed_beside_others_on_one_line_is_named_by_its_own_part() -> 
     mention = Mention(source="inbox/mei/2026-10-02-risk.md", kind="arxiv", value="2610.00202", raw="2610.00202",
                       line=3, context=line)
     assert item_title(Item(key="arxiv:2610.00202", arxiv=["2610.00202"], anchors=[mention])) == "加密推理窃取"
+
+
+@pytest.mark.parametrize(("heading", "head", "same"), [
+    ("## §2 Quill / Heron / Wren 选型决策树 ⭐⭐⭐⭐", "Quill vs Heron vs Wren 决策树", True),
+    ("## Heron 与 Quill 对比 ⭐⭐⭐", "Quill vs Heron 对比", True),
+    ("### Heron-KV / Quill-Router", "Quill-Router + Heron-KV", True),
+    ("## 3. Quill、Heron 选型", "Quill vs Heron 选型建议", True),
+    ("## Lark-Serve benchmarks (H100)", "Lark-Serve benchmarks", True),
+    ("## §4 Quill 生产 10 大坑（续篇）⭐⭐⭐⭐", "Quill v0.30.0（2026-09-22，762 commits）", False),  # one name, other words
+    ("## Mooncake 部署笔记", "Mooncake", False),  # one name alone says nothing of the section's matter
+    ("## Quill 部署指南", "Quill 生产坑", False),  # the same system, another subject
+    ("## Quill / Heron / Wren 选型", "Quill vs Heron 选型", False),  # a name only one of them has
+    ("### DeepSpark 草稿树", "DeepSpark-V4 部署", False),
+    ("## 推理引擎选型", "推理引擎选型", False),  # no name at all: too loose to tie
+    ("## Quill v1.2 发布", "Quill v1.1 发布", False),  # one name (versions are no names)
+])
+def test_a_sections_heading_names_an_anchored_bullets_subject(heading: str, head: str, same: bool) -> None:
+    from agents.integrator.select import _same_subject
+    assert _same_subject(heading, head) is same

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.integrator.cluster import cluster_items
+from agents.integrator.cluster import cluster_items, section_key
+from agents.integrator.compose import sequels_joined
 from agents.scanner.window import scan_window
 from agents.verifier.identifiers import certain_repairs, repaired_mentions
 from state.models import Brief
@@ -47,8 +48,9 @@ def test_every_cluster_of_every_day_ends_in_exactly_one_place(sample_vault: Path
         # A number missing a digit under the same name is counted under its full number, and listed as repaired.
         repairs = certain_repairs(scan.mentions, scan.cards)
         assert {r["written"]: r["id"] for r in brief.repaired_ids} == {k: v[0] for k, v in repairs.items()}
-        items = cluster_items(repaired_mentions(scan.mentions, repairs), scan.files, scan.cards,
-                              scan.queue.rows if scan.queue else [])
+        # A sequel's section joins the item of its first part (one subject, one item).
+        items = sequels_joined(cluster_items(repaired_mentions(scan.mentions, repairs), scan.files, scan.cards,
+                                             scan.queue.rows if scan.queue else []))
         places: dict[str, list[str]] = {}
         for name, keys in (("increment", [i.key for i in brief.increments]),
                            ("carried", [x["key"] for x in brief.carried]),
@@ -64,7 +66,7 @@ def test_every_cluster_of_every_day_ends_in_exactly_one_place(sample_vault: Path
         missing = [item.key for item in items
                    if item.key not in places and not (item.arxiv and set(item.arxiv) <= mistaken)
                    and not (item.key.startswith("note:")
-                            and all(f"{item.key}#L{p.start}" in places for p in item.passages))]
+                            and all(section_key(p) in places for p in item.passages))]
         assert not missing, f"{topic} {day}: {len(missing)} clusters in no list, e.g. {missing[:5]}"
         for entry in [*brief.carried, *brief.below_cut, *brief.excluded]:
             assert entry.get("reason"), f"{topic} {day}: {entry['key']} listed without a reason"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
 __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
+           "section_key",
            "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
@@ -507,6 +508,11 @@ def _clause(line: str, named: re.Pattern[str]) -> str:
     return mine if mine.startswith(head) else head + mine.strip()
 
 
+def section_key(passage: Passage) -> str:
+    """The key of one section of a note: its path and first line."""
+    return f"note:{passage.path}#L{passage.start}"
+
+
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
                  found: Sequence[Mention], shift: int, first: int = 1) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
@@ -548,9 +554,18 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
             break
         lead.extend(passage.lines)
     remarks += [line.strip() for _, line in lead if NO_NEW_DATA.search(line)]
-    return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names, remarks=remarks,
-                 sources=[source], figures=figures, passages=own, title=title,
-                 routing=_routing_lines(text, own, first))]
+    routing = _routing_lines(text, own, first)
+    if len(own) == 1:
+        return [Item(key=f"note:{source}", keys={f"note:{source}"}, names=names, remarks=remarks,
+                     sources=[source], figures=figures, passages=own, title=title, routing=routing)]
+    # Sections on different subjects are different items: each is judged, placed and ranked on its own.
+    split = []
+    for passage in own:
+        key = section_key(passage)
+        mine = [m for m in figures if passage.start <= m.line + shift <= passage.end]
+        split.append(Item(key=key, keys={key}, names=list(names), remarks=list(remarks), sources=[source],
+                          figures=mine, passages=[passage], title=title, routing=routing))
+    return split
 
 
 # "其余是 RAG / VecDB，转 tom", "其他部分交给 stephen", "the rest goes to flyp", "everything else → ann".

@@ -14,7 +14,14 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from agents.integrator.audit import unplaced_sections
-from agents.integrator.cluster import NOTHING_FOR, Item, MistakenNumber, cluster_items, mistaken_numbers
+from agents.integrator.cluster import (
+    NOTHING_FOR,
+    Item,
+    MistakenNumber,
+    cluster_items,
+    mistaken_numbers,
+    section_key,
+)
 from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.increment_text import (
@@ -663,7 +670,7 @@ def integrate(
                 # A section set aside ends in a list of its own, with the reason its own words give.
                 if verdict.place != "kept":
                     section = verdict.passage
-                    entry = {"key": f"{item.key}#L{section.start}", "title": tidy_title(section.heading) or item_title(item),
+                    entry = {"key": section_key(section), "title": tidy_title(section.heading) or item_title(item),
                              "arxiv": [], "paper_card": None, "sources": [section.path], "reason": verdict.reason}
                     if verdict.place == "below":
                         sections_below.append({**entry, "score": 0.0, "status": "net_new"})

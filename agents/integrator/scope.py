@@ -429,7 +429,8 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     for passage in item.passages:
         lines = [(passage.start, passage.heading), *passage.lines]
         label = _section_label(passage.heading)
-        if routed is not None and label is not None and label not in kept_labels:
+        # The summary routes its own note's sections: a section joined from another note (a sequel) is not one.
+        if routed is not None and label is not None and label not in kept_labels and passage.path == item.sources[0]:
             verdicts.append(PassageVerdict(passage, "excluded", f"来源小结只列 §{' / §'.join(sorted(kept_labels))} 为本主轴相关，"
                                            f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
             continue

@@ -165,6 +165,50 @@ def _anchored_by_claims(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list
     return matched if restated >= 2 and restated * 2 >= len(claims) else []
 
 
+# A bullet's head: what it is about, before its first colon ("- vLLM vs SGLang vs TRT-LLM 决策树：…").
+_BULLET_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?([^：:\n]{2,60}?)(?:\*\*)?\s*[：:]")
+_HEAD_MARKS = re.compile(r"(?:⭐|★|⚠|⚬)+|^\s*#{1,6}\s*|§\s*[\d一二三四五六七八九十]+(?:\.\d+)*|^\s*\d{1,2}[.、]\s*")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_VERSION = re.compile(r"\bv?\d+(?:\.\d+)+\b", re.IGNORECASE)
+
+
+def _head_terms(text: str) -> tuple[set[str], list[str]]:
+    """A heading's Latin names (versions, stop words and bracketed asides aside) and its Chinese runs."""
+    text = _HEAD_MARKS.sub(" ", re.sub(r"[（(][^（()）]*[)）]", " ", text))
+    names = {w for w in _claim_words(text) if re.search(r"[a-z]", w) and not re.fullmatch(r"v?\d[\d.]*", w)}
+    return names, _CJK_RUN.findall(text)
+
+
+def _same_subject(heading: str, head: str) -> bool:
+    """A section heading and a bullet head name the same subject: the same Latin names (two or more, or
+    one beside a shared Chinese term of two characters or more) and no name only one of them has."""
+    names, runs = _head_terms(heading)
+    their_names, their_runs = _head_terms(head)
+    if not names or names != their_names:
+        return False
+    versions, theirs = set(_VERSION.findall(heading)), set(_VERSION.findall(head))
+    if versions and theirs and versions != theirs:
+        return False  # "Quill v1.2" is another release than "Quill v1.1"
+    shared = any(a in b or b in a for a in runs for b in their_runs)
+    if their_runs and not shared:
+        return False  # "vLLM 生产 10 大坑" is not "vLLM 部署指南"
+    return len(names) >= 2 or shared
+
+
+def _anchored_by_heading(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The bullets whose head names what a note's one section is about ("## vLLM / SGLang / TRT-LLM 选型决策树"
+    beside the anchored "vLLM vs SGLang vs TRT-LLM 决策树：…"): the section adds to that bullet."""
+    if len(item.passages) != 1 or not item.passages[0].heading:
+        return []
+    heading = item.passages[0].heading
+    found = []
+    for section, bullet in anchored:
+        head = _BULLET_HEAD.match(str(bullet.text))
+        if head and _same_subject(heading, head.group(1)):
+            found.append((section, bullet))
+    return found
+
+
 def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
     """Judge ``item`` against anchored (Section, Bullet) pairs and earlier briefs (VaultFiles)."""
     bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
@@ -172,6 +216,8 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         bullets = _anchored_by_figures(item, anchored)
     if not bullets:
         bullets = _anchored_by_claims(item, anchored)
+    if not bullets and item.key.startswith("note:"):
+        bullets = _anchored_by_heading(item, anchored)
     briefs, lines = [], []
     for brief in earlier_briefs:
         hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]

@@ -44,8 +44,12 @@ _NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:�
                           r"\bno new (?:findings?|conclusions?|results?|insights?|information|claims?)\b|\bnothing new\b",
                           re.IGNORECASE)
 # The scout finds little new in it, though nothing anchored: "综述类，新意一般", "结论没什么意外", "incremental at best".
+# A compilation, not a contribution: "不是研究贡献，是整理", "算不上新工作，属于汇总", "a roundup, not research".
 _MINOR = re.compile(r"新意(?:一般|不大|有限|不多|很少)|没(?:什么|啥)新意|无新意|结论没(?:什么|啥)意外|"
-                    r"\b(?:little|nothing) novel\b|\bincremental at best\b|\blow novelty\b", re.IGNORECASE)
+                    r"(?:不是|并非|算不上|不算)(?:什么)?(?:新的?)?(?:研究|原创|新)(?:贡献|工作|成果|方法)|"
+                    r"\b(?:little|nothing) novel\b|\bincremental at best\b|\blow novelty\b|"
+                    r"\bnot (?:a |any )?(?:new |novel )?(?:research|original) (?:contribution|work|result)|"
+                    r"\b(?:a|just a|only a) (?:roundup|compilation|summary),? not (?:new )?research\b", re.IGNORECASE)
 # A note that says of itself, before its sections, that it brings no new data: a reading guide, not a
 # result ("都是读代码笔记型，没有新数据"). Said of the note, not of the papers a line names.
 NO_NEW_DATA = re.compile(r"(?:没有|没|无|并无)(?:什么)?新(?:的)?(?:数据|数字|实测|测试结果)|"
