@@ -76,6 +76,24 @@ def test_gb18030_is_decoded_and_recorded(tmp_path: Path) -> None:
     assert file.problems == []
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be"])
+def test_utf16_with_its_byte_order_mark_is_decoded_and_recorded(tmp_path: Path, codec: str) -> None:
+    text = "---\nagent: flyp\n---\n## Corvid-Spec 侧信道 ⭐⭐⭐\n- 投机解码接受率随输入而变，可推断他人 prompt\n"
+    raw = text.encode(codec)
+    if codec == "utf-16-be":
+        raw = b"\xfe\xff" + raw  # the big-endian form a BOM names
+    path = _write(tmp_path, "inbox/flyp/2026-10-01-flyP-read.md", raw)
+    file = read_vault_file(tmp_path, path, TZ)
+    assert file.encoding in ("utf-16-le", "utf-16-be") and "侧信道" in (file.text or "")
+    assert file.problems == []
+
+
+def test_utf16_without_a_byte_order_mark_is_listed_not_guessed(tmp_path: Path) -> None:
+    path = _write(tmp_path, "inbox/a/2026-10-01-x.md", "没有字节序标记的 UTF-16 文本\n".encode("utf-16-le"))
+    file = read_vault_file(tmp_path, path, TZ)
+    assert [kind for kind, _ in file.problems] == ["decode_error"]
+
+
 def test_undecodable_bytes_are_listed_not_raised(tmp_path: Path) -> None:
     path = _write(tmp_path, "inbox/a/2026-09-27-bin.md", bytes(range(128, 256)) * 4)
     file = read_vault_file(tmp_path, path, TZ)

@@ -394,21 +394,35 @@ def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, lat
         facts.append(f"paper_card {item.card.card}（主分类 {item.card.primary}）")
     if item.queue_flag:
         facts.append(f"work-queue {item.queue_flag}")
+    echoed = _echo_text(judgement)
     if judgement.status == "net_new":
         briefs = [p for p in relays if is_brief_path(p)]
         # Another topic's brief may have listed it before: new to this topic, not to the vault.
         seen = f"（他主题简报已提及：{' / '.join(briefs[:2])}{' 等' if len(briefs) > 2 else ''}）" if briefs else ""
         first = f"今日首次入卡（{late}）" if late else ("本主题首次锚入" if briefs else "今日首次出现")
         return (f"{_label(item, title)} {first}{seen}，{doc} 与本主题往期简报均未锚入；依据 {'、'.join(facts)}"
-                f"；要点摘自来源原句（见上）。")
+                f"；要点摘自来源原句（见上）{echoed}。")
     figures = [f.raw for f in judgement.new_figures]
     figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
     where = sorted({f"{s.id}（{_version(b.version)} · {b.day}）" for s, b in judgement.bullets})
     anchored = (f"已锚入 {' / '.join(where)}" if where else
                 f"往期简报已提及（{' / '.join(judgement.briefs)}）" if judgement.briefs else
                 (judgement.marked or "来源标注已锚"))
-    new = "新入 paper_card" if judgement.new_card and not judgement.new_figures else "今日带来新数字"
-    return f"{_label(item, title)} {anchored}；{new}，依据 {'、'.join(facts)}{figure_text}。"
+    new = ("新入 paper_card" if judgement.new_card and not judgement.new_figures else
+           "今日带来新数字" if judgement.new_figures or not judgement.echoes else "今日给出的数字见于更早的他源")
+    return f"{_label(item, title)} {anchored}；{new}，依据 {'、'.join(facts)}{figure_text}{echoed}。"
+
+
+def _echo_text(judgement: Judgement) -> str:
+    """Where figures the item states were given earlier under another subject: a re-quote to check."""
+    if not judgement.echoes:
+        return ""
+    by_line: dict[tuple[str, str, int], list[str]] = {}
+    for echo in judgement.echoes:
+        by_line.setdefault((echo.other, echo.path, echo.line), []).append(echo.figure)
+    said = "；".join(f"{' / '.join(dict.fromkeys(figures))} 与「{_cut(other, 40)}」同数（{path} L{line}，时间更早）"
+                    for (other, path, line), figures in by_line.items())
+    return f"；{said}——疑为转引，非本条一手数字，引用前核对原始出处"
 
 
 def relation_text(item: Item, judgement: Judgement, match: SectionMatch | None, scan: WindowScan, doc: str) -> str:

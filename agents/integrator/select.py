@@ -68,6 +68,7 @@ class Judgement:
     new_figures: list[Any] = field(default_factory=list)
     new_card: bool = False
     marked: str = ""  # a scout's own "沿用"/"已锚入" mark that made the item carried, with where
+    echoes: list[Any] = field(default_factory=list)  # figures another subject's sources gave earlier (Echo)
 
 
 def item_text(item: Item) -> str:

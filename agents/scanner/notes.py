@@ -100,9 +100,17 @@ def parse_note_name(name: str) -> NoteName:
 
 
 def decode_bytes(raw: bytes) -> tuple[str | None, str | None]:
-    """Decode UTF-8 (with or without BOM), else GB18030; return (text, encoding)."""
+    """Decode UTF-8 (with or without BOM), UTF-16 with its BOM (a Windows editor's "Unicode"), else
+    GB18030; return (text, encoding)."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if raw.startswith(bom):
+            try:
+                text = raw[2:].decode(codec)
+            except UnicodeDecodeError:
+                return None, None
+            return (text, codec) if "\x00" not in text else (None, None)
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -306,7 +314,7 @@ def parse_vault_bytes(root: Path, path: Path, tz: ZoneInfo, raw: bytes, size: in
                                                f"已在该长度截断"))
     file.text, file.encoding = text, encoding
     if text is None:
-        file.problems.append(("decode_error", "字节既不是 UTF-8 也不是 GB18030 文本；请另存为 UTF-8"))
+        file.problems.append(("decode_error", "字节既不是 UTF-8、带 BOM 的 UTF-16，也不是 GB18030 文本；请另存为 UTF-8"))
     else:
         file.front, file.body = split_front_matter(text)
         if file.front.error:
