@@ -47,6 +47,15 @@ MARKS = [
     ("- out of scope for serving (training only)", "adjacent"),
     ("- doesn't belong in serving", "adjacent"),
     ("## Quokka-KV ⭐⭐⭐⭐", "rating"),
+    # Not to be counted in a topic or its writer's increments.
+    ("- 这条先别算进 ann 的增量", "adjacent"),
+    ("- 别往 ann 的 serving 筐里放，属于 agent 线", "adjacent"),
+    ("- 不用计入 serving 清单", "adjacent"),
+    # The topic's matter is only incidental to the item.
+    ("- 预训练的东西，serving 只是顺带提了一嘴", "incidental"),
+    ("- GPU 集群只是他们做实验的手段，论文讲的是评测", "incidental"),
+    ("- 推理也只是附带说了一句", "incidental"),
+    ("- The serving stack is only a means to run the study.", "incidental"),
     # A status word right after the bullet or the list number.
     ("- 沿用，数字不变", "carried"),
     ("2. 丢弃：与上一条重复", "discard"),
@@ -95,6 +104,20 @@ NOT_MARKS = [
     "- 这不是训练工作，是推理侧的",  # a kind of work, not a verdict on novelty
     "- not research-grade code yet, but the numbers hold",
 ]
+NOT_KEPT_OUT = [
+    "- 别忘了算进 ann 的增量",  # a reminder to count it
+    "- 推理只是第一步，后面还有调度",  # "只是" without "incidental" words
+    "- 他们只是顺带开源了权重",  # no matter named before "只是"
+    "- serving 是这篇的主战场，不是手段",
+    "- the cluster is the main contribution, not a means",
+]
+
+
+@pytest.mark.parametrize("line", NOT_KEPT_OUT)
+def test_near_misses_keep_nothing_out(line: str) -> None:
+    marks = read_marks([(7, line)])
+    assert not [m for m in marks if m.kind == "adjacent"]
+    assert not [m for m in marks if m.kind == "incidental" and m.value.strip("- ")]
 
 
 @pytest.mark.parametrize(("line", "kind"), MARKS)

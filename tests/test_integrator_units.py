@@ -542,3 +542,40 @@ def test_a_paper_listed_beside_others_on_one_line_is_named_by_its_own_part() -> 
 def test_a_sections_heading_names_an_anchored_bullets_subject(heading: str, head: str, same: bool) -> None:
     from agents.integrator.select import _same_subject
     assert _same_subject(heading, head) is same
+
+
+def _owned(topic: str = "serving") -> ScopeRules:
+    return ScopeRules(topic=topic, names=frozenset({topic}), keywords=("KV cache", "GPU", "集群", "推理"),
+                      known_topics=frozenset({topic, "training"}), people=frozenset({"ann", "bo", "cy"}),
+                      owners=frozenset({"ann"}))
+
+
+@pytest.mark.parametrize(("line", "in_topic"), [
+    ("- 转交：1 → bo / ann；2 → cy", True),  # the topic's own writer is among the receivers
+    ("- 转 bo、ann 一起看", True),
+    ("- 转交：1 → bo；2 → ann", False),  # item 1 goes to bo alone
+    ("- → 转 bo evaluation", False),  # a person and their lane: another's
+    ("- 这条先别算进 ann 的增量", False),  # not counted for this topic's writer
+    ("- 预训练论文，推理只是顺带提了一嘴", False),  # the topic's matter is incidental
+    ("- GPU 集群只是他们做实验的手段", False),
+    ("- 对推理很重要，GPU 利用率提升明显", True),
+])
+def test_a_hand_over_or_a_scope_remark_decides_by_who_and_what_it_names(line: str, in_topic: bool) -> None:
+    file = _File("inbox/bo/2027-03-16T1000-bo-radar.md",
+                 f"## 1. Corvid-KV arXiv 2703.04411 ⭐⭐⭐\n- GPU 上的 KV cache 分层，推理 TTFT -30%\n{line}\n")
+    [item] = [i for i in cluster_items(_mentions(file), [file]) if i.key == "arxiv:2703.04411"]
+    assert judge_scope(item, _owned()).in_topic is in_topic
+
+
+def test_a_section_under_a_short_number_joins_the_paper_its_heading_names() -> None:
+    radar = _File("inbox/bo/2027-03-16T1000-bo-radar.md",
+                  "## 1. 长上下文训练\n- **Loomfold** · arXiv:2703.04412 · https://arxiv.org/abs/2703.04412\n"
+                  "- 激活显存峰值 -46%\n")
+    side = _File("inbox/cy/2027-03-16T1100-cy-side.md",
+                 "## 5. 训练侧一篇：Loomfold\n- arXiv:2703.0441，HF 上午 20▲\n- 把激活 offload 藏进 bubble\n\n"
+                 "## 6. Tarn 调度\n- arXiv:2703.0441，同号不同名\n")
+    items = cluster_items(_mentions(radar, side), [radar, side])
+    [paper] = [i for i in items if i.key == "arxiv:2703.04412"]
+    assert "inbox/cy/2027-03-16T1100-cy-side.md" in paper.sources and "2703.0441" in paper.malformed
+    assert any("Loomfold" in p.heading for p in paper.passages if p.path.startswith("inbox/cy"))
+    assert not any("Tarn" in p.heading for p in paper.passages)  # a heading naming nothing of it stays apart

@@ -188,6 +188,11 @@ def _shares_words(line: str, heading: str) -> bool:
     return bool(words & ({w.lower() for w in _WORDS.findall(line)} - _COMMON))
 
 
+# A line under a heading that opens with the paper's number: the section's paper ("- arXiv 2609.36871 · HF 当日页 #5").
+_LEADS_WITH_ID = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?(?:arXiv\s*[:：]?\s*\d{4}\.\d{4,5}|https?://(?:www\.)?arxiv\.org/)",
+                            re.IGNORECASE)
+
+
 def _only_identifiers(line: str) -> bool:
     """The line gives identifiers and marks only: numbers, links, ratings, separators, no words of its own."""
     rest = re.sub(r"https?://\S+|(?:arXiv|doi)\s*[:：]?\s*|\d{4}\.\d{4,5}(?:v\d+)?|[⭐★☆⚠⚬·|/,，;；()（）\[\]<>\-*•>\s]",
@@ -206,7 +211,8 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
         if _LINK_LINE.match(line):
             return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
         ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
-        if not named_source and len(set(ids)) == 1 and (_shares_words(line, heading_text) or _only_identifiers(line)):
+        if not named_source and len(set(ids)) == 1 and (_shares_words(line, heading_text) or _only_identifiers(line)
+                                                         or _LEADS_WITH_ID.match(line)):
             # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
             # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
@@ -382,7 +388,51 @@ def cluster_items(
             named.setdefault(name.lower(), set()).add(item.key)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
+    _join_misnumbered(items, named)
     return [*items.values(), *digests]
+
+
+def _digits_within(short: str, full: str) -> bool:
+    """``short``'s digits are ``full``'s with some left out, in order (2610.0318 in 2610.00318)."""
+    rest = iter(full)
+    return short != full and all(ch in rest for ch in short)
+
+
+def _join_misnumbered(items: dict[str, Item], named: Mapping[str, set[str]]) -> None:
+    """A section under a malformed number ("## ChunkWise：…" over "arXiv 2610.0318") is about the paper its
+    heading names, when exactly one item carries that name and a full number holding the short one's digits
+    (the card "ChunkWise: …" for 2610.00318): one paper, one item. The number's own warning stays."""
+    for key, item in list(items.items()):
+        if item.arxiv or not item.malformed or not item.passages:
+            continue
+        full = {k: other for k, other in items.items() if k != key and other.arxiv
+                and any(_digits_within(m, a) for m in item.malformed for a in other.arxiv)}
+        keep = []
+        for passage in item.passages:
+            words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", passage.heading)}
+            owners = {o for w in words for o in named.get(w, ()) if o in full}
+            if not owners:  # else the paper whose own lines name it so ("- **PipeFold** · arXiv:2610.02931")
+                owners = {k for k, other in full.items()
+                          if any(w in text.lower() for text in _said_of(other) for w in words)}
+            if len(owners) != 1:
+                keep.append(passage)
+                continue
+            target = full[next(iter(owners))]
+            target.passages.append(passage)
+            if passage.path not in target.sources:
+                target.sources.append(passage.path)
+            target.figures.extend(f for f in item.figures if f.source == passage.path and f not in target.figures)
+            target.malformed.extend(m for m in item.malformed if m not in target.malformed)
+        if not keep:
+            del items[key]
+        else:
+            item.passages = keep
+
+
+def _said_of(item: Item) -> list[str]:
+    """The lines that speak of an item: its passages' headings and lines, and the lines naming it."""
+    return [*(p.heading for p in item.passages), *(line for p in item.passages for _, line in p.lines),
+            *(m.context for m in item.anchors)]
 
 
 # The name an entry leads with, as its label: "## 1. Ember-1：基于 …", "- **QuokkaServe**（…）", "SpillWay: …".

@@ -204,6 +204,25 @@ def _targets(value: str, rules: ScopeRules) -> tuple[bool, bool]:
     return bool(words & rules.names), bool(words & (rules.known_topics - rules.names))
 
 
+def receivers(mark: Mark) -> set[str]:
+    """The people a hand-over names, from its first one to the clause's end ("→ jay / tom；2 → …": jay, tom)."""
+    start = mark.text.find(mark.value) if mark.value else -1
+    clause = re.split(r"[；;。，,（(]", mark.text[start:] if start >= 0 else "", maxsplit=1)[0]
+    return {w.lower() for w in re.findall(r"[A-Za-z][\w-]*", clause)}
+
+
+def _kept_out(mark: Mark, rules: ScopeRules) -> bool:
+    """The scout keeps the item out of this topic: names it (or its writer) as not the item's
+    ("不归 inference", "别算进 spark 的增量"), or calls the topic's matter in it incidental
+    ("推理只是顺带提了一嘴", "集群、serving 只是做实验的手段")."""
+    if mark.kind == "adjacent":
+        return mark.value in rules.names or mark.value in rules.owners
+    if mark.kind == "incidental":
+        what = mark.value.lower()
+        return any(n in what for n in rules.names) or any(k.lower() in what for k in rules.keywords)
+    return False
+
+
 def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (),
                 extra_text: Sequence[str] = ()) -> TopicFit:
     """Decide whether ``item`` is in ``rules.topic``'s scope, with the reason and the evidence.
@@ -221,7 +240,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return _targets(value, rules)
 
     for path, mark in marks:
-        if mark.kind == "adjacent" and mark.value in ours:
+        if _kept_out(mark, rules):
             return TopicFit(False, relevance, f"来源标注不属本主轴：「{_quote(mark.text)}」（{_where(path, mark)}）")
     placed_here = placed_else = forwarded = None
     for path, mark in marks:
@@ -241,9 +260,10 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 here, elsewhere = targets(mark.text.split("转")[0])
             if not (here or elsewhere):
                 # Else the person: another agent's lane is not this topic's; this topic's own writer may keep
-                # several lanes ("转 tom" can be tom's rag line), so that says nothing either way.
-                who = mark.value.lower()
-                elsewhere = who in rules.people and who not in rules.owners
+                # several lanes ("转 tom" can be tom's rag line), so that says nothing either way; nor does a
+                # hand-over to several people one of whom writes this topic ("→ jay / tom").
+                who = mark.value.split()[0].lower() if mark.value.split() else ""
+                elsewhere = who in rules.people and not (receivers(mark) & rules.owners)
             if here:
                 placed_here = placed_here or (path, mark)
             elif elsewhere:
@@ -435,7 +455,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
                                            f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
             continue
         marks = read_marks(lines)
-        outside = next((m for m in marks if m.kind == "adjacent" and m.value in rules.names), None)
+        outside = next((m for m in marks if _kept_out(m, rules)), None)
         if outside is not None:  # "和 inference 没关系", "不进 inference": the scout keeps it out of this topic
             verdicts.append(PassageVerdict(passage, "excluded", f"来源标注不属本主轴：「{_quote(outside.text)}」"
                                            f"（{_where(passage.path, outside)}）"))
@@ -452,7 +472,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         referring = read_marks(getattr(passage, "references", []))
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
                        and not _targets(m.text.split("转")[0], rules)[0]
-                       and (m.value.lower() not in rules.owners or _lane_elsewhere(m, rules))),
+                       and (not (receivers(m) & rules.owners) or _lane_elsewhere(m, rules))),
                       None)
         # The note's own list of what is this topic's ("inference 相关：§2、§3、§7") keeps a section it also
         # hands to someone else ("转交：§3 / §7 → stephen"): shared, not given away.

@@ -23,7 +23,7 @@ from typing import Literal
 
 __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 
-MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "adjacent", "rating"]
+MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "adjacent", "rating", "incidental"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:§?[\w.]+\s+)?)\s*"
@@ -92,8 +92,18 @@ _OUT_OF = re.compile(r"(?:与|和|跟|对)\s*(?P<rel>[A-Za-z][\w.-]*)\s*(?:主�
                      r"[^，。；\n]{0,8}?(?:误判|打错|分错|标错|写错|的错|有误|错了)|"
                      r"\b(?:misclassified|mis-categori[sz]ed|wrongly (?:classified|filed)) as\s+(?P<mis>[A-Za-z][\w.-]*)|"
                      r"\b(?:not for|out of scope for|outside(?: the)? scope of|does(?:n't| not) belong (?:in|to)|not part of)\s+"
-                     r"(?:the\s+)?(?P<nf>[A-Za-z][\w.-]*)",
+                     r"(?:the\s+)?(?P<nf>[A-Za-z][\w.-]*)|"
+                     # "别算进 spark 的增量", "别往 tom 的 inference 筐里放", "不用计入 serving 清单": not counted there
+                     r"(?:别|不要|不用|不该|不能|不必)\s*(?:往|算进|算到|算入|计入|塞进|放进|放到|记进|记到)\s*"
+                     r"(?P<cnt>[A-Za-z][\w.-]*)\s*(?:的|那边的?)?\s*(?:[A-Za-z][\w.-]*\s*)?(?:筐|增量|简报|名下|账|清单|里)",
                      re.IGNORECASE)
+# The topic's matter is only incidental to the item: "推理只是顺带提了一嘴", "集群、serving 只是他们做实验的手段",
+# "the serving part is just a means to run the study". The words before say which matter (read against the topic).
+_INCIDENTAL = re.compile(r"(?P<what>[^，。；;,\n—]{1,24}?)\s*(?:都|也)?\s*只是\s*(?:他们|作者|文中)?\s*"
+                         r"(?:(?:顺带|顺便|附带)\s*(?:提了?|说了?|讲了?|带了?)?\s*(?:一嘴|一句|一下|一笔)|"
+                         r"(?:做|跑)?实验(?:用)?的?\s*(?:手段|工具|环境|平台))|"
+                         r"(?P<en>[^,.;\n]{1,32}?)\s+(?:is|are|was|were) (?:only|just|merely) (?:a |the )?"
+                         r"(?:means|tool|testbed|vehicle) (?:to|for)\b", re.IGNORECASE)
 # A "nothing new" said of one aspect ("API 层面没新东西", "接口上没新内容") is not said of the item.
 _ASPECT = re.compile(r"(?:层面|方面|部分|侧|上|里)\s*(?:都|也|倒|则)?\s*$")
 _STARS = re.compile(r"(?:⭐|★){1,5}")
@@ -166,6 +176,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
         for match in _OUT_OF.finditer(text):
             topic = next(value for value in match.groupdict().values() if value)
             marks.append(Mark("adjacent", topic.lower(), number, text))
+        for match in _INCIDENTAL.finditer(text):
+            marks.append(Mark("incidental", (match.group("what") or match.group("en") or "").strip(), number, text))
         stars = stars_of(text)
         if stars is not None:
             marks.append(Mark("rating", str(stars), number, text))
