@@ -420,7 +420,7 @@ def _echo_text(judgement: Judgement) -> str:
     by_line: dict[tuple[str, str, int], list[str]] = {}
     for echo in judgement.echoes:
         by_line.setdefault((echo.other, echo.path, echo.line), []).append(echo.figure)
-    said = "；".join(f"{' / '.join(dict.fromkeys(figures))} 与「{_cut(other, 40)}」同数（{path} L{line}，时间更早）"
+    said = "；".join(f"{' / '.join(dict.fromkeys(figures))} 更早已见于「{_cut(other, 40)}」（{path} L{line}）"
                     for (other, path, line), figures in by_line.items())
     return f"；{said}——疑为转引，非本条一手数字，引用前核对原始出处"
 
