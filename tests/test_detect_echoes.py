@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from agents.integrator.cluster import Item, Passage
-from agents.integrator.echoes import echoed_figures
+from agents.integrator.echoes import EchoIndex, echoed_figures
 from state.models import Mention
 
 MORNING = "inbox/lin/2027-03-16T0930-lin-radar.md"
@@ -35,7 +35,7 @@ def _echoes(earlier: list[str], today: str, *, names: str = "corvid", swap_times
         when = {MORNING: WHEN[EVENING], EVENING: WHEN[MORNING]}
     other = _item("note:lumen", MORNING, earlier)
     item = _item("url:https://corvid.example/blog", EVENING, [today], figure_line=2)
-    return echoed_figures(item, [other, item], when, lambda i: i.key, lambda line: names in line.lower())
+    return echoed_figures(item, EchoIndex([other, item], when), lambda i: i.key, lambda line: names in line.lower())
 
 
 @pytest.mark.parametrize(("earlier", "today"), [

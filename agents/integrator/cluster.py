@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
 __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
-           "section_key",
+           "section_key", "item_text",
            "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
@@ -407,13 +407,13 @@ def _join_misnumbered(items: dict[str, Item], named: Mapping[str, set[str]]) -> 
             continue
         full = {k: other for k, other in items.items() if k != key and other.arxiv
                 and any(_digits_within(m, a) for m in item.malformed for a in other.arxiv)}
+        said = {k: item_text(other).lower() for k, other in full.items()}
         keep = []
         for passage in item.passages:
             words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", passage.heading)}
             owners = {o for w in words for o in named.get(w, ()) if o in full}
             if not owners:  # else the paper whose own lines name it so ("- **PipeFold** · arXiv:2610.02931")
-                owners = {k for k, other in full.items()
-                          if any(w in text.lower() for text in _said_of(other) for w in words)}
+                owners = {k for k, text in said.items() if any(w in text for w in words)}
             if len(owners) != 1:
                 keep.append(passage)
                 continue
@@ -429,10 +429,17 @@ def _join_misnumbered(items: dict[str, Item], named: Mapping[str, set[str]]) -> 
             item.passages = keep
 
 
-def _said_of(item: Item) -> list[str]:
-    """The lines that speak of an item: its passages' headings and lines, and the lines naming it."""
-    return [*(p.heading for p in item.passages), *(line for p in item.passages for _, line in p.lines),
-            *(m.context for m in item.anchors)]
+def item_text(item: Item) -> str:
+    """Everything the sources say about the item, as one text (for relevance and similarity)."""
+    parts = [m.context for m in item.anchors] + [m.context for m in item.figures] + item.headings
+    for passage in item.passages:
+        parts.append(passage.heading)
+        parts.extend(line for _, line in passage.lines)
+    if item.card is not None:
+        parts.append(str(getattr(item.card, "title", "")))
+    if item.queue_title:
+        parts.append(item.queue_title)
+    return "\n".join(p for p in parts if p)
 
 
 # The name an entry leads with, as its label: "## 1. Ember-1：基于 …", "- **QuokkaServe**（…）", "SpillWay: …".

@@ -24,7 +24,7 @@ from agents.integrator.cluster import (
 )
 from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
-from agents.integrator.echoes import echoed_figures
+from agents.integrator.echoes import EchoIndex, echoed_figures
 from agents.integrator.increment_text import (
     card_status,
     core_argument,
@@ -155,12 +155,6 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
 # A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
 _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
-
-
-def _leads(line: str, item: Item) -> bool:
-    """The line names the system the item's title leads with ("MortalApps · …")."""
-    name = leading_system(item_title(item), ())
-    return bool(name) and name.lower() in line.lower()
 
 
 def sequels_joined(items: list[Item]) -> list[Item]:
@@ -800,8 +794,7 @@ def integrate(
     for mention in scan.mentions:
         if mention.kind == "url":
             written.setdefault(mention.value, str(mention.detail.get("raw") or mention.raw).rstrip("/"))
-    all_items = [row[0] for row in rows]
-    when = {f.path: f.time for f in scan.files}
+    echo_index = EchoIndex([row[0] for row in rows], {f.path: f.time for f in scan.files})
     for rank, (item, judgement, fit, _rank) in enumerate(chosen, start=1):
         _, on_item, match, title = details[item.key]
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
@@ -811,8 +804,9 @@ def integrate(
         if record is not None:
             credibility = replace(credibility, score=max(1, credibility.score - 1),
                                   reasons=[*credibility.reasons, f"{METADATA_CAVEAT}（{_record_doubt(record)}）"])
-        echoes = echoed_figures(item, all_items, when, item_title,
-                                lambda line, item=item: mentions_item(line, item) or _leads(line, item))
+        lead = (leading_system(title, ()) or "").lower()
+        echoes = echoed_figures(item, echo_index, item_title, lambda line, item=item, lead=lead: mentions_item(line, item)
+                                or bool(lead) and lead in line.lower())
         if echoes:  # figures given earlier under another subject: said so, not sold as today's numbers
             echoed = {e.figure for e in echoes}
             judgement = replace(judgement, echoes=echoes,

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agents.integrator.cluster import Item
-from agents.scanner.e1_format import is_brief_path, is_coordination_path
+from agents.scanner.e1_format import is_relay_path
 
 __all__ = ["Credibility", "OFFICIAL_HOSTS", "score_credibility", "is_official_url", "witness_notes"]
 
@@ -76,15 +76,10 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
     return ok, bad
 
 
-def _relays(path: str) -> bool:
-    """Briefs and coordination notes restate the scouts' notes: not independent evidence."""
-    return is_brief_path(path) or is_coordination_path(path)
-
-
 def witness_notes(item: Item) -> list[str]:
     """The scouts' own notes that are witnesses of the item: they discuss it (a passage of its own, a
     figure of it), or, when none does, they name it. Briefs and coordination notes relay; they are none."""
-    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not _relays(p)]
+    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not is_relay_path(p)]
     discussing = {p.path for p in item.passages} | {f.source for f in item.figures}
     if any(p in discussing for p in firsthand):
         firsthand = [p for p in firsthand if p in discussing]
@@ -114,7 +109,7 @@ def score_credibility(item: Item, results: Mapping[str, Any], warnings: Sequence
         reasons.append("arXiv 号未联网核对")
     firsthand = witness_notes(item)
     witnesses = sorted({p.split("/")[1] for p in firsthand})
-    relays = sorted({p for p in item.sources if p.startswith("inbox/") and _relays(p)})
+    relays = sorted({p for p in item.sources if p.startswith("inbox/") and is_relay_path(p)})
     if len(witnesses) >= 2:
         score += 1
         reasons.append(f"{len(witnesses)} 个独立一手来源（{' / '.join(witnesses)}）")

@@ -9,18 +9,15 @@ the brief says where they were seen and does not call them today's new numbers.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from agents.integrator.cluster import Item
-from agents.scanner.e1_format import is_brief_path, is_coordination_path
+from agents.integrator.select import DISTINCT_NUMBER, YEAR
+from agents.scanner.e1_format import is_relay_path
 
-__all__ = ["Echo", "echoed_figures"]
-
-_DISTINCT = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w.,]*\d)")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+__all__ = ["Echo", "EchoIndex", "echoed_figures"]
 
 
 @dataclass(frozen=True)
@@ -33,60 +30,74 @@ class Echo:
     line: int
 
 
-def is_note_path(path: str) -> bool:
-    """A scout's own note (not a brief or a coordination record relaying others)."""
-    return path.startswith("inbox/") and not is_brief_path(path) and not is_coordination_path(path)
-
-
 def _distinctive(number: str) -> bool:
     """Not a year, a power of two (128, 4096: sizes) or a round hundred (300, 2000: settings)."""
-    if _YEAR.fullmatch(number) or "." in number:
-        return not _YEAR.fullmatch(number)
+    if YEAR.fullmatch(number):
+        return False
+    if "." in number:
+        return True
     value = int(number)
     return not (value & (value - 1) == 0 or (value % 100 == 0 and value < 10000))
 
 
-def _numbers(text: str) -> set[str]:
-    return {n for n in (m.replace(",", "") for m in _DISTINCT.findall(text)) if _distinctive(n)}
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(n for n in (m.replace(",", "") for m in DISTINCT_NUMBER.findall(text)) if _distinctive(n))
 
 
-def _units(item: Item) -> list[tuple[str, int, str]]:
-    """(path, line, text) units of an item's passages: a line, or a whole table (its rows read together:
-    a column of a table gives one engine's numbers per row)."""
-    units: list[tuple[str, int, str]] = []
-    for passage in item.passages:
-        table: list[tuple[int, str]] = []
-        for number, line in [*passage.lines, (-1, "")]:
-            if line.lstrip().startswith("|"):
-                table.append((number, line))
-                continue
-            if table:
-                units.append((passage.path, table[0][0], "\n".join(row for _, row in table)))
-                table = []
-            if number >= 0:
-                units.append((passage.path, number, line))
-    return units
+@dataclass(frozen=True)
+class _Unit:
+    """A line of an item's passages, or a whole table (its rows read together: a column gives one
+    engine's numbers per row), with its distinctive numbers."""
+
+    item: Item
+    path: str
+    line: int
+    text: str
+    numbers: frozenset[str]
 
 
-def echoed_figures(item: Item, others: Sequence[Item], when: Mapping[str, datetime | None],
-                   title_of: Callable[[Item], str], names_item: Callable[[str], bool]) -> list[Echo]:
-    """The item's figures whose numbers another item's line gave earlier (``when``: a path's time).
+class EchoIndex:
+    """The day's items' lines and tables with their numbers, read once for every increment's check."""
+
+    def __init__(self, items: Sequence[Item], when: Mapping[str, datetime | None]) -> None:
+        self.when = when
+        self.units: list[_Unit] = []
+        for item in items:
+            for passage in item.passages:
+                table: list[tuple[int, str]] = []
+                for number, line in [*passage.lines, (-1, "")]:
+                    if line.lstrip().startswith("|"):
+                        table.append((number, line))
+                        continue
+                    if table:
+                        text = "\n".join(row for _, row in table)
+                        self._add(item, passage.path, table[0][0], text)
+                        table = []
+                    if number >= 0:
+                        self._add(item, passage.path, number, line)
+
+    def _add(self, item: Item, path: str, line: int, text: str) -> None:
+        numbers = _numbers(text)
+        if len(numbers) >= 2:  # fewer can echo nothing
+            self.units.append(_Unit(item, path, line, text, numbers))
+
+
+def echoed_figures(item: Item, index: EchoIndex, title_of: Callable[[Item], str],
+                   names_item: Callable[[str], bool]) -> list[Echo]:
+    """The item's figures whose numbers another item's line gave earlier.
 
     ``names_item(line)`` tells a line that names this item (then it is the same subject, not an echo).
     """
     found: list[Echo] = []
     for figure in item.figures:
         mine = _numbers(figure.context or figure.raw)
-        if len(mine) < 2 or not is_note_path(figure.source):
+        written = index.when.get(figure.source)
+        if len(mine) < 2 or written is None or not figure.source.startswith("inbox/") or is_relay_path(figure.source):
             continue
-        written = when.get(figure.source)
-        for other in others:
-            if other.key == item.key or other.keys & item.keys:
-                continue
-            hit = next(((path, number) for path, number, text in _units(other)
-                        if path != figure.source and len(mine & _numbers(text)) >= 2 and not names_item(text)
-                        and written is not None and (when.get(path) or written) < written), None)
-            if hit is not None:
-                found.append(Echo(figure.raw, title_of(other), *hit))
-                break
+        hit = next((u for u in index.units
+                    if u.item.key != item.key and not (u.item.keys & item.keys) and u.path != figure.source
+                    and len(mine & u.numbers) >= 2 and (index.when.get(u.path) or written) < written
+                    and not names_item(u.text)), None)
+        if hit is not None:
+            found.append(Echo(figure.raw, title_of(hit.item), hit.path, hit.line))
     return found

@@ -18,7 +18,7 @@ from agents.integrator.cluster import Item
 from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
-from agents.scanner.e1_format import is_brief_path, is_coordination_path
+from agents.scanner.e1_format import is_brief_path, is_relay_path
 from agents.scanner.excerpt import excerpt
 from agents.scanner.tables import row_cells, row_sentence
 from agents.verifier.names import arxiv_name
@@ -185,11 +185,6 @@ def focus_text(item: Item, title: str) -> str:
     return "\n".join(parts)
 
 
-def _relayed(path: str) -> bool:
-    """Briefs and coordination notes restate the scouts' notes: their words come after the notes'."""
-    return is_brief_path(path) or is_coordination_path(path)
-
-
 def _table_rows(item: Item) -> dict[tuple[str, int], str]:
     """(path, line) → the table row as a sentence naming its columns, for every row of the item's passages."""
     rows: dict[tuple[str, int], str] = {}
@@ -232,7 +227,7 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
                 or cleaned.endswith(("：", ":")):  # a lead-in to the lines under it says nothing itself
             return  # a bare link or number is where the item is, not what it says
         seen.add(cleaned)
-        bucket = relayed if _relayed(path) else points
+        bucket = relayed if is_relay_path(path) else points
         where = f"（{path} L{line}）"
         earlier = next((i for i, point in enumerate(bucket) if point.endswith(where)), None)
         if earlier is not None:  # one line, one point: the whole line over a clause of it, never both
@@ -381,7 +376,7 @@ def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: 
 def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, late: str | None) -> str:
     witnesses = witness_notes(item)
     others = [p for p in item.note_sources if p not in witnesses]
-    relays = [p for p in others if is_brief_path(p) or is_coordination_path(p)]
+    relays = [p for p in others if is_relay_path(p)]
     listing = [p for p in others if p not in relays]
     agents = sorted({p.split("/")[1] for p in witnesses})
     # Counted as the credibility line counts them: witnesses are scouts, however many notes each wrote.

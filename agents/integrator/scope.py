@@ -204,7 +204,7 @@ def _targets(value: str, rules: ScopeRules) -> tuple[bool, bool]:
     return bool(words & rules.names), bool(words & (rules.known_topics - rules.names))
 
 
-def receivers(mark: Mark) -> set[str]:
+def _receivers(mark: Mark) -> set[str]:
     """The people a hand-over names, from its first one to the clause's end ("→ jay / tom；2 → …": jay, tom)."""
     start = mark.text.find(mark.value) if mark.value else -1
     clause = re.split(r"[；;。，,（(]", mark.text[start:] if start >= 0 else "", maxsplit=1)[0]
@@ -263,7 +263,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 # several lanes ("转 tom" can be tom's rag line), so that says nothing either way; nor does a
                 # hand-over to several people one of whom writes this topic ("→ jay / tom").
                 who = mark.value.split()[0].lower() if mark.value.split() else ""
-                elsewhere = who in rules.people and not (receivers(mark) & rules.owners)
+                elsewhere = who in rules.people and not (_receivers(mark) & rules.owners)
             if here:
                 placed_here = placed_here or (path, mark)
             elif elsewhere:
@@ -472,7 +472,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         referring = read_marks(getattr(passage, "references", []))
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
                        and not _targets(m.text.split("转")[0], rules)[0]
-                       and (not (receivers(m) & rules.owners) or _lane_elsewhere(m, rules))),
+                       and (not (_receivers(m) & rules.owners) or _lane_elsewhere(m, rules))),
                       None)
         # The note's own list of what is this topic's ("inference 相关：§2、§3、§7") keeps a section it also
         # hands to someone else ("转交：§3 / §7 → stephen"): shared, not given away.

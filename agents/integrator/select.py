@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from agents.integrator.cluster import Item
+from agents.integrator.cluster import Item, item_text
 from agents.integrator.scope import STRONG, TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.e1_format import is_brief_path, is_coordination_path, relayed_only
+from agents.scanner.e1_format import is_brief_path, is_relay_path, relayed_only
 from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
@@ -71,19 +71,6 @@ class Judgement:
     echoes: list[Any] = field(default_factory=list)  # figures another subject's sources gave earlier (Echo)
 
 
-def item_text(item: Item) -> str:
-    """Everything the sources say about the item, as one text (for relevance and similarity)."""
-    parts = [m.context for m in item.anchors] + [m.context for m in item.figures] + item.headings
-    for passage in item.passages:
-        parts.append(passage.heading)
-        parts.extend(line for _, line in passage.lines)
-    if item.card is not None:
-        parts.append(str(getattr(item.card, "title", "")))
-    if item.queue_title:
-        parts.append(item.queue_title)
-    return "\n".join(p for p in parts if p)
-
-
 def _host(url: str) -> str:
     host = (urlsplit(url).hostname or "").lower()
     return host[4:] if host.startswith("www.") else host
@@ -112,18 +99,20 @@ def _figure_known(figure: Any, known: str) -> bool:
     return re.search(rf"(?<![\d.,]){re.escape(numbers[0])}(?!\d|[.,]\d)", known) is not None
 
 
-_DISTINCT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,}")
+# A number that tells one measurement from another: a grouped thousand, a decimal, three digits or more
+# (not part of a version or a longer number: "v0.30.0" holds none). Years are set apart with ``YEAR``.
+DISTINCT_NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w.,]*\d)")
 _GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")  # 16,200: thousands grouped, not a version
-_YEAR = re.compile(r"20\d\d|19\d\d")
+YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """A bullet that holds two or more of the item's distinctive figures anchors it, though it names
     the source otherwise ("SGLang 16,200 tok/s vs vLLM 12,500 tok/s" for a benchmark page)."""
-    numbers = {n for f in item.figures for n in _DISTINCT.findall(f.raw)}
+    numbers = {n for f in item.figures for n in DISTINCT_NUMBER.findall(f.raw)}
     # A table's bare cells ("| 吞吐 tok/s | 16,200 | 12,500 |") are figures too, when they are distinctive.
     numbers |= {n for p in item.passages for _, line in p.lines for n in _GROUPED.findall(line)}
-    numbers = {n for n in numbers if not _YEAR.fullmatch(n.replace(",", ""))}
+    numbers = {n for n in numbers if not YEAR.fullmatch(n.replace(",", ""))}
     if len(numbers) < 2:
         return []
     return [(s, b) for s, b in anchored if sum(1 for n in numbers if n in b.text) >= 2]
@@ -237,8 +226,8 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     known = "\n".join([b.text for _, b in bullets] + lines)
     # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
     # A brief's figures relay its own topic's notes and documents: news only when a scout's note gives them.
-    new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_brief_path(f.source)
-                   and not is_coordination_path(f.source) and not _figure_known(f, known)]
+    new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
+                   and not _figure_known(f, known)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     status = "integrated" if new_figures or new_card else "carried"

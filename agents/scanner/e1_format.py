@@ -65,6 +65,11 @@ def is_brief_path(path: str) -> bool:
     return is_brief_name(PurePosixPath(path).name)
 
 
+def is_relay_path(path: str) -> bool:
+    """Tell whether a vault path restates the scouts' notes (a brief or a coordination note): no witness."""
+    return is_brief_path(path) or is_coordination_path(path)
+
+
 def relayed_only(sources: Sequence[str]) -> bool:
     """Whether a finding stands only in briefs of the inbox (another topic's, earlier days'): they relay
     their notes, so the finding has no first-hand source here."""
