@@ -81,6 +81,30 @@ def test_number_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
 
 
+@pytest.mark.parametrize(("notes", "expected"), [
+    # Positives: a relative change with its direction written, one set-up, two sources.
+    (("Corvid 平均 TTFT -58%", "Corvid 平均 TTFT 降低 41%"), {"Corvid ttft average 降幅"}),
+    (("QuillServe cuts TTFT p99 by 30%", "QuillServe TTFT p99 reduced by roughly 62%"), {"QuillServe ttft p99 降幅"}),
+    (("Corvid 吞吐 +27%（H100）", "Corvid 吞吐提升 44%（H100）"), {"Corvid throughput 增幅"}),
+    (("QuillServe throughput up 18% vs Corvid", "QuillServe 吞吐相比 Corvid 提升 55%"), {"QuillServe throughput 增幅"}),
+    # Near misses: one direction each, a change and a level, a change with its direction unwritten.
+    (("Corvid TTFT -40%", "Corvid TTFT +40%"), set()),
+    (("Corvid 命中率提升 20%", "Corvid 命中率 64%"), set()),
+    (("QuillServe TTFT 46%", "QuillServe TTFT 降 12%"), set()),
+    (("Corvid 快 35%", "Corvid 快 70%"), set()),
+    # Near misses: two baselines, a baseline against none, two set-ups, p50 against p99, a rounding.
+    (("Corvid TTFT 比 QuillServe 降 41%", "Corvid TTFT vs Lumen -63%"), set()),
+    (("Corvid TTFT vs QuillServe -41%", "Corvid TTFT -63%"), set()),
+    (("Corvid 吞吐 +25%（batch 16，A100）", "Corvid 吞吐 +60%（batch 16，H100）"), set()),
+    (("QuillServe TTFT p50 -20%", "QuillServe TTFT p99 -55%"), set()),
+    (("Corvid 吞吐提升约 30%", "Corvid 吞吐 +29%"), set()),
+    (("QuillServe TTFT -0.3s", "QuillServe TTFT -1.2s"), set()),
+])
+def test_relative_change_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
+    found = {w.subject for w in check_number_conflicts(_mentions(*notes))}
+    assert found == expected
+
+
 def test_a_chain_pairs_figures_and_names_in_order() -> None:
     claims = {(c.subject, c.mention.value) for c in figure_claims(_mentions("TTFT 85ms vs 380ms（Corvid vs QuillServe）"))}
     assert claims == {("Corvid", "85ms"), ("QuillServe", "380ms")}

@@ -12,7 +12,10 @@ precision or a source (a site, or a name in a 来源/source column or before
 most three lines above. The metric is the metric word nearest the figure with
 its qualifiers (p50/p99, prefill/decode, input/output, peak/average), so
 ``TTFT p50`` and ``TTFT p99`` are two metrics. Before/after pairs joined by an
-arrow (``7.85s → 2.56s``) and signed changes (``+29%``) are left out.
+arrow (``7.85s → 2.56s``) are left out. A relative change in percent with its direction written
+(``TTFT -58%``, ``吞吐提升 44%``, ``cuts p99 by 30%``) is a claim of its own metric, ``TTFT 降幅`` or
+``throughput 增幅``, with the baseline it names (``vs vLLM``) as a condition; a change whose direction is not
+written, and signed changes in other units (``+0.3s``), are left out.
 """
 
 from __future__ import annotations
@@ -84,6 +87,26 @@ _AT_MOST = re.compile(r"(?:低于|不超过|至多|<|≤|under|below|at most|les
 _CHAIN_SEP = re.compile(r"^\s*(?:vs\.?|VS\.?|对比?|比|/|、|和|与|and|versus)\s*$")
 _CLAUSE_BREAK = re.compile(r"[。；;，,]")
 _TIME_METRICS = frozenset({"ttft", "itl", "tpot", "latency", "p50", "p99"})
+# The direction of a relative change written before its percentage ("降低约 41%", "-58%", "cuts TTFT p99 by
+# 30%"), in its clause. Words whose direction depends on the metric ("快 30%": less latency but more
+# throughput) are not read.
+_BETWEEN = r"[^，。；;,、%|：:]{0,18}$"
+_DOWN = re.compile(r"(?:(?<![\w.])[-−](?=\s*$)|降低?|下降|减少|缩短|减小|减了|少了|砍掉|\bcut[s]?\b|\breduc\w*|"
+                   r"\blower(?:s|ed|ing)?\b|\bdrop(?:s|ped)?\b|\bdecreas\w*|\bshrink\w*|\bshr[ua]nk\b)" + _BETWEEN,
+                   re.IGNORECASE)
+_UP = re.compile(r"(?:[+＋](?=\s*$)|提升|提高|增加|增长|上升|上涨|涨了|\bimprov\w*|\bincreas\w*|\bboost\w*|"
+                 r"\bgain(?:s|ed)?\b|\brais\w*|\bup\b)" + _BETWEEN, re.IGNORECASE)
+_BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
+                       r"\brelative to|\bcompared (?:to|with))\s*([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)",
+                       re.IGNORECASE)
+
+
+def _direction(head: str) -> int:
+    """-1 for a written fall ("降 41%", "-58%"), +1 for a written rise ("+27%", "提升 44%"), 0 when unwritten."""
+    down, up = _DOWN.search(head), _UP.search(head)
+    if down and (not up or down.start() > up.start()):
+        return -1
+    return 1 if up else 0
 
 
 @dataclass(frozen=True)
@@ -425,8 +448,10 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         context = mention.context
         if context[end:].lstrip().startswith(_ARROW) or context[:pos].rstrip().endswith(_ARROW):
             continue
-        if re.search(r"[+＋±]\s*$|(?<![\w.])-\s*$", context[:pos]):
-            continue  # a signed change against an unstated baseline
+        clause = context[spans[index - 1][1] if index > 0 else 0:pos]
+        change = _direction(clause) if mention.detail.get("unit") == "%" else 0
+        if not change and re.search(r"[+＋±]\s*$|(?<![\w.])-\s*$", context[:pos]):
+            continue  # a signed change in a unit of measure ("+0.3s"): against an unstated baseline
         number = float(mention.detail["number"])
         high = mention.detail.get("high")
         unit, low, top = _unit(str(mention.detail.get("unit")), number, float(high) if high is not None else number)
@@ -456,8 +481,8 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             continue
         if metric in _TIME_METRICS and unit == "×":
             metric = f"{metric} speedup"  # "P99 TTFT 降 3.1×": a speed-up of the latency, compared as such
-        elif metric in _TIME_METRICS and unit != "ms":
-            continue  # "TTFT -46%": a relative change against an unstated baseline, not a latency
+        elif metric in _TIME_METRICS and unit != "ms" and not change:
+            continue  # "TTFT 46%": a percentage of a latency whose direction is not written
         if unit == "×" and not table:
             pair = _name_chain(context[:pos], sources, 2)
             subject = f"{pair[0]} vs {pair[1]}" if pair else subject
@@ -467,8 +492,13 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             base = [m for m in ("ttft", "itl", "tpot", "latency", "延迟") if m in qualifier_text.lower()]
             metric = "latency" if not base or base[0] == "延迟" else base[0]
         qualifiers = metric_qualifiers(qualifier_text)
-        metric = " ".join([metric, *qualifiers])
+        metric = " ".join([metric, *qualifiers, *(("降幅" if change < 0 else "增幅",) if change else ())])
         conditions = _claim_conditions(mention, spans, index)
+        if change:
+            # "TTFT -58%（vs vLLM）" and "比 SGLang 降 41%" are changes against two baselines.
+            baselines = {m.group(1).lower() for m in _BASELINE.finditer(context)}
+            if baselines:
+                conditions = {**conditions, "baseline": frozenset(baselines)}
         claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
     return claims
 
