@@ -579,3 +579,80 @@ def test_a_section_under_a_short_number_joins_the_paper_its_heading_names() -> N
     assert "inbox/cy/2027-03-16T1100-cy-side.md" in paper.sources and "2703.0441" in paper.malformed
     assert any("Loomfold" in p.heading for p in paper.passages if p.path.startswith("inbox/cy"))
     assert not any("Tarn" in p.heading for p in paper.passages)  # a heading naming nothing of it stays apart
+
+
+@dataclass
+class _Front:
+    data: dict
+
+
+SOLE_H1 = """# 精读：Tessellate（arXiv 2610.04417）
+一句话：把 prefill 切成可抢占的小块。
+
+## 方法
+- 块大小随队列长度自适应
+
+## 实验设置
+- 8×H100，Llama-3-70B，TTFT p99 降 37%
+
+## 我的疑问
+- 没有和 chunked prefill 默认配置对比 ⚠
+"""
+SOLE_FRONT = """# Critical read
+## What they claim
+- decode stalls vanish under mixed load
+
+## Where it is thin
+- one model size only; no ablation of the scheduler
+"""
+SOLE_LEAD = """# spark · 细读
+arXiv: 2610.05521 · https://arxiv.org/abs/2610.05521 · ⭐⭐⭐⭐
+
+## 结论
+- 吞吐提升 1.4×
+
+## 局限
+- 只测了 A100
+"""
+TWO_PAPERS = """# 精读：Tessellate（arXiv 2610.04417）
+## 方法
+- 块大小自适应
+
+## 对照：arXiv 2610.09990
+- 另一篇做了同样的事
+
+## 杂项
+- 组会改到周四
+"""
+NO_PAPER = """# 周报
+## 方法论
+- 换了评测脚本
+
+## 杂项
+- 组会改到周四
+"""
+
+
+@pytest.mark.parametrize(("body", "front", "paper", "headings"), [
+    # One paper read end to end: its sections that name nothing are that paper's.
+    (SOLE_H1, None, "arxiv:2610.04417", {"## 方法", "## 实验设置", "## 我的疑问"}),
+    (SOLE_FRONT, {"arxiv": "2610.07702"}, "arxiv:2610.07702", {"## What they claim", "## Where it is thin"}),
+    (SOLE_FRONT, {"paper": "https://arxiv.org/abs/2610.07702v2"}, "arxiv:2610.07702", {"## What they claim"}),
+    (SOLE_LEAD, None, "arxiv:2610.05521", {"## 结论", "## 局限"}),
+    # Near misses: a note citing a second paper, a note citing none, a front matter naming two.
+    (TWO_PAPERS, None, "arxiv:2610.04417", set()),
+    (NO_PAPER, None, None, set()),
+    (SOLE_FRONT, {"arxiv": "2610.07702, 2610.07703"}, None, set()),
+])
+def test_a_note_reading_one_paper_gives_it_its_unnamed_sections(body, front, paper, headings):
+    note = _File("inbox/flyp/2026-10-06-critical-read.md", body)
+    note.front = _Front(front or {})  # type: ignore[attr-defined]
+    items = cluster_items(extract_mentions(note.path, body), [note])
+    if paper is None:
+        assert not any(k.startswith("arxiv:") for item in items for k in item.keys)
+        return
+    item = _by_key(items, paper)
+    got = {p.heading for p in item.passages}
+    assert headings <= got
+    if not headings:
+        assert "## 杂项" not in got and "## 方法" not in got

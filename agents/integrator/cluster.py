@@ -239,6 +239,7 @@ def cluster_items(
     # The scanner numbers mention lines within the body (front matter removed).
     texts = {f.path: (f.body or f.text or "") for f in files}
     starts = {f.path: (getattr(f, "body_line", 1) if f.body else 1) for f in files}
+    fronts = {f.path: getattr(getattr(f, "front", None), "data", None) or {} for f in files}
     union = _Union()
     order: list[str] = []
     anchors: list[tuple[str, Mention]] = []
@@ -254,7 +255,9 @@ def cluster_items(
         if key not in order:
             order.append(key)
 
-    for source, found in by_source.items():
+    # Every file, also one with no mention at all (a critical read naming its paper only in front matter).
+    for source in [*by_source, *(f.path for f in files if f.path not in by_source)]:
+        found = by_source.get(source, [])
         text = texts.get(source, "")
         first = starts.get(source, 1)
         shift = _line_offset(text, [m for m in found if m.kind in _ANCHOR_KINDS], first) if text else 0
@@ -291,6 +294,12 @@ def cluster_items(
                         for key in keys:
                             if key.startswith("url:"):
                                 union.union(subject[0], key)
+        sole = _sole_paper(source, source_passages, anchors_by_line, fronts.get(source))
+        if sole is not None:
+            seen(sole)
+            for passage in source_passages:
+                if passage.heading and not passage.subject:
+                    passage.subject = {sole}  # "## 实验设置" in a critical read of one paper: that paper's
         _referenced(source_passages, source_passages)  # "转交：§3 / §6 → stephen" marks the sections it names
         passages[source] = source_passages
         for number, keys in anchors_by_line.items():
@@ -390,6 +399,27 @@ def cluster_items(
                if d.passages]
     _join_misnumbered(items, named)
     return [*items.values(), *digests]
+
+
+_PAPER_KEYS = ("arxiv", "arxiv_id", "paper", "papers", "source", "url")
+
+
+def _sole_paper(source: str, passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
+                front: Mapping[str, Any] | None) -> str | None:
+    """The one paper a note reads from end to end: its front matter's ``arxiv:`` or its title (the H1, or the
+    lines before its first section) gives it, and the note cites no other paper. Its sections that name
+    nothing ("## 实验设置", "## 我的疑问") are that paper's, not sections of their own."""
+    if not source.startswith("inbox/") or is_brief_path(source):
+        return None
+    cited = {key for keys in anchors_by_line.values() for key in keys if key.startswith("arxiv:")}
+    given = {f"arxiv:{ref.id}" for name in _PAPER_KEYS if front and name in front
+             for ref in find_arxiv_refs(str(front[name]))}
+    lead = next((p for p in passages if not p.heading or _H1.match(p.heading)), None)
+    if not given and lead is not None:
+        given = {key for key in lead.subject if key.startswith("arxiv:")}
+    if len(given) != 1 or not cited <= given:
+        return None
+    return next(iter(given))
 
 
 def _digits_within(short: str, full: str) -> bool:
