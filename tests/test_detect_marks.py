@@ -25,6 +25,8 @@ MARKS = [
     ("- 建议归入：serving §2 调度", "placed"),
     ("- file under training §data", "placed"),
     ("- 多模态那篇转 bo", "forwarded"),
+    ("- 训练集群运维 → bo training", "arrow"),  # read as a hand-over in scope when it names a person or topic
+    ("- nothing for serving here -> cy", "arrow"),
     ("- forwarded to ann for the RAG line", "forwarded"),
     ("- serving 主轴仅邻接", "adjacent"),
     ("- only adjacent to serving", "adjacent"),

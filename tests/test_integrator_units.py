@@ -559,6 +559,16 @@ def _owned(topic: str = "serving") -> ScopeRules:
     ("- 预训练论文，推理只是顺带提了一嘴", False),  # the topic's matter is incidental
     ("- GPU 集群只是他们做实验的手段", False),
     ("- 对推理很重要，GPU 利用率提升明显", True),
+    # A line ending in an arrow hands the item over when it names a person or a topic of the vault.
+    ("- 集群运维的事 → bo training", False),
+    ("- 推理侧没变化 -> cy", False),
+    ("- 纯训练侧 ⇒ training", False),
+    ("- 先看 → ann / bo", True),  # the topic's writer among the receivers
+    ("- 迁移路径：Quill → Corvid", True),  # a migration, not a hand-over
+    ("- 部署从 v0.29 → v0.30", True),
+    # The topic's own writer, but a lane of theirs that is not this topic.
+    ("- 评测方法论 → 转 ann evaluation", False),
+    ("- 转 ann serving 看", True),
 ])
 def test_a_hand_over_or_a_scope_remark_decides_by_who_and_what_it_names(line: str, in_topic: bool) -> None:
     file = _File("inbox/bo/2027-03-16T1000-bo-radar.md",

@@ -211,6 +211,28 @@ def _receivers(mark: Mark) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z][\w-]*", clause)}
 
 
+def _handing(marks: Sequence[tuple[str, Mark]], rules: ScopeRules) -> list[tuple[str, Mark]]:
+    """The marks with a line-end arrow read: "→ spark llm-infra" hands the item over when it names a person or a
+    topic of the vault (then it is a ``forwarded`` mark); "vLLM → SGLang" names neither and is no mark."""
+    known = rules.people | rules.known_topics | rules.names
+    found = []
+    for path, mark in marks:
+        if mark.kind == "arrow":
+            words = re.findall(r"[A-Za-z][\w.-]*", mark.value)
+            if not words or words[0].lower() not in known:
+                continue
+            mark = replace(mark, kind="forwarded")
+        found.append((path, mark))
+    return found
+
+
+def _other_lane(mark: Mark, rules: ScopeRules) -> bool:
+    """A hand-over to this topic's writer naming a lane of theirs that is not this topic: "转 tom evaluation"."""
+    lanes = _receivers(mark) - rules.people
+    return bool(_receivers(mark) & rules.owners) and bool(lanes) and not lanes & (
+        rules.names | {k.lower() for k in rules.keywords})
+
+
 def _kept_out(mark: Mark, rules: ScopeRules) -> bool:
     """The scout keeps the item out of this topic: names it (or its writer) as not the item's
     ("不归 inference", "别算进 spark 的增量"), or calls the topic's matter in it incidental
@@ -232,7 +254,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     """
     text = own_text(item, extra_text)
     relevance, hits = _relevance(text, rules)
-    marks = item_marks(item)
+    marks = _handing(item_marks(item), rules)
     ours = rules.names
     stars = max((int(m.value) for path, m in marks if m.kind == "rating" and path not in other_briefs), default=0)
 
@@ -263,7 +285,7 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 # several lanes ("转 tom" can be tom's rag line), so that says nothing either way; nor does a
                 # hand-over to several people one of whom writes this topic ("→ jay / tom").
                 who = mark.value.split()[0].lower() if mark.value.split() else ""
-                elsewhere = who in rules.people and not (_receivers(mark) & rules.owners)
+                elsewhere = who in rules.people and (not (_receivers(mark) & rules.owners) or _other_lane(mark, rules))
             if here:
                 placed_here = placed_here or (path, mark)
             elif elsewhere:
@@ -454,7 +476,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             verdicts.append(PassageVerdict(passage, "excluded", f"来源小结只列 §{' / §'.join(sorted(kept_labels))} 为本主轴相关，"
                                            f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
             continue
-        marks = read_marks(lines)
+        marks = [m for _, m in _handing([("", m) for m in read_marks(lines)], rules)]
         outside = next((m for m in marks if _kept_out(m, rules)), None)
         if outside is not None:  # "和 inference 没关系", "不进 inference": the scout keeps it out of this topic
             verdicts.append(PassageVerdict(passage, "excluded", f"来源标注不属本主轴：「{_quote(outside.text)}」"
@@ -469,10 +491,10 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
                 verdicts.append(PassageVerdict(passage, "carried", f"来源标注已锚 / 沿用：「{_quote(status.text)}」（{where}）"))
             continue
         # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
-        referring = read_marks(getattr(passage, "references", []))
+        referring = [m for _, m in _handing([("", m) for m in read_marks(getattr(passage, "references", []))], rules)]
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
                        and not _targets(m.text.split("转")[0], rules)[0]
-                       and (not (_receivers(m) & rules.owners) or _lane_elsewhere(m, rules))),
+                       and (not (_receivers(m) & rules.owners) or _lane_elsewhere(m, rules) or _other_lane(m, rules))),
                       None)
         # The note's own list of what is this topic's ("inference 相关：§2、§3、§7") keeps a section it also
         # hands to someone else ("转交：§3 / §7 → stephen"): shared, not given away.

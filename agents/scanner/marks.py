@@ -23,7 +23,8 @@ from typing import Literal
 
 __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 
-MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "adjacent", "rating", "incidental"]
+MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "arrow", "adjacent", "rating",
+                   "incidental"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:§?[\w.]+\s+)?)\s*"
@@ -72,6 +73,10 @@ _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|�
 # A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
 _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+list)?|hand(?:ed)?[- ]over(?:\s+list)?)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
+# A line ending in an arrow to names: "训练集群运维 → spark llm-infra", "推理侧没变化 -> flyp". Whether it hands the
+# item over depends on what the names are (a person or a topic; "vLLM → SGLang" is a migration): read in scope.
+_ARROW_END = re.compile(r"(?:→|->|⇒|=>)\s*(?P<who>[A-Za-z][\w.-]*(?:\s*[/、,，]?\s*[A-Za-z][\w.-]*){0,2})\s*"
+                        r"(?:[（(][^（）()]{0,20}[）)])?\s*[。.;；]?\s*$")
 _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)?\s*邻接(?!.{0,4}登记)|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only|"
                        # "与 serving 主轴无直接关系", "和 serving 关系不大", "跟 serving 主题无关"
@@ -167,6 +172,9 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
         for match in _FORWARD.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
+        if not _FORWARD.search(text) and not _FORWARD_LIST.search(text):
+            for match in _ARROW_END.finditer(text):
+                marks.append(Mark("arrow", match.group("who").strip(), number, text))
         for match in _FORWARD_LIST.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         for match in _ADJACENT.finditer(text):
