@@ -666,3 +666,21 @@ def test_a_note_reading_one_paper_gives_it_its_unnamed_sections(body, front, pap
     assert headings <= got
     if not headings:
         assert "## 杂项" not in got and "## 方法" not in got
+
+
+@pytest.mark.parametrize(("first", "second", "joined"), [
+    ("## Tier1-C · Quill v2.4.1（11-02 发布）⭐⭐", "## 1. Quill v2.4.1 官方号 ⭐⭐", True),
+    ("## Corvid-Serve 0.9 release ⭐⭐⭐", "## 4. corvid-serve v0.9 上 X 了 ⭐⭐", True),
+    ("## Quill v2.4.1 发布 ⭐⭐", "## Quill v2.4.2 热修 ⭐⭐", False),  # another release
+    ("## Tarn-3.1-8B 评测 ⭐⭐", "## Tarn-3.1-70B 部署 ⭐⭐", False),  # models by size, no release named
+    ("## Quill 0.9 vs Corvid 1.2 ⭐⭐", "## Quill 0.9 更新 ⭐⭐", False),  # the first names two releases
+])
+def test_sections_of_two_notes_naming_one_release_are_one_item(first: str, second: str, joined: bool) -> None:
+    from agents.integrator.compose import sequels_joined
+    a = _File("inbox/bo/2027-03-16T1050-bo-screen.md", f"{first}\n- 发布说明：解码更快\n- 官方博客数字，待复现\n")
+    b = _File("inbox/bo/2027-03-16-1140-news-radar.md", f"{second}\n- 原帖转述，同一条\n- 没有新数字\n")
+    items = sequels_joined(cluster_items(_mentions(a, b), [a, b]))
+    digests = [i for i in items if i.key.startswith("note:")]
+    assert (len(digests) == 1) is joined
+    if joined:
+        assert set(digests[0].sources) == {a.path, b.path}

@@ -157,19 +157,36 @@ _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
 
 
+# A product and its release: "SGLang v0.5.22", "Megatron-Core 0.16", "vLLM-v0.31.0"; not a model ("Llama-3.1-8B",
+# "Qwen3.5": no separator, or a size after the number).
+_RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
+                      r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
+
+
+def release_named(heading: str) -> tuple[str, str] | None:
+    """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
+    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(tidy_title(heading))
+             if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def sequels_joined(items: list[Item]) -> list[Item]:
     """A digested section that is a sequel of another note's section ("## vLLM 生产 10 大坑（续篇）" beside a
-    note whose section is "## vLLM 生产 10 大坑") is that subject's second source, not an item of its own:
-    the section joins the digest that holds the first part (one subject, one item)."""
+    note whose section is "## vLLM 生产 10 大坑"), or that names the same release as an earlier one ("SGLang
+    v0.5.22"), is that subject's second source, not an item of its own: the section joins the digest that
+    holds the first (one subject, one item)."""
     def name(heading: str) -> str:
         return _SEQUEL.sub("", tidy_title(heading)).strip().lower()
 
     firsts: dict[str, Item] = {}
+    releases: dict[tuple[str, str], Item] = {}
     for item in items:
         if item.key.startswith("note:"):
             for passage in item.passages:
                 if not _SEQUEL.search(tidy_title(passage.heading)) and len(name(passage.heading)) >= 6:
                     firsts.setdefault(name(passage.heading), item)
+                if (release := release_named(passage.heading)) is not None:
+                    releases.setdefault(release, item)
     out: list[Item] = []
     moved: dict[str, list] = {}
     for item in items:
@@ -179,6 +196,9 @@ def sequels_joined(items: list[Item]) -> list[Item]:
         keep = []
         for passage in item.passages:
             first = firsts.get(name(passage.heading)) if _SEQUEL.search(tidy_title(passage.heading)) else None
+            # "## SGLang v0.5.22 官方号" beside another note's "## Tier1-C · SGLang v0.5.22（10-03 发布）": one release.
+            release = release_named(passage.heading)
+            first = first or (releases.get(release) if release is not None else None)
             if first is not None and first.key != item.key:
                 moved.setdefault(first.key, []).append((passage, item))
             else:
