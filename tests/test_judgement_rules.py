@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.integrator.cluster import cluster_items
 from agents.integrator.select import judge_status
 from agents.scanner.caveats import find_caveats
@@ -19,6 +21,20 @@ def test_figures_already_in_a_bullet_anchor_an_item_that_bullet_does_not_name() 
                            "〔v2 · 2027-03-01〕\n")
     anchored = [(s, b) for s in doc.sections for b in s.bullets]
     assert judge_status(item, anchored, []).status != "net_new"
+
+
+@pytest.mark.parametrize(("figures", "bullet", "anchored"), [
+    ("- 吞吐 1.9×，vs 逐请求草稿 1.6×", "- Corvid 1.9× 吞吐，比逐请求草稿 1.6× 更高", True),
+    ("- 吞吐 1.9×，另一组 1.2× 与 2.1×", "- Quill v1.2.1：后端切到 PyTorch（来源：releases）", False),  # a version
+    ("- 延迟 120 ms，另一组 350 ms", "- Tarn 1200 ms / 3500 ms 两档", False),  # longer numbers
+    ("- 命中率 93.4%，开销 3.6%", "- Heron 命中率 93.4%，overhead 3.6%", True),
+])
+def test_figures_anchor_only_as_numbers_not_as_parts_of_versions(figures: str, bullet: str, anchored: bool) -> None:
+    note = _File("inbox/lin/2027-03-16T0900-x.md", f"## Some bench\nhttps://bench.example/run\n{figures}\n")
+    [item] = [i for i in cluster_items(extract_mentions(note.path, note.body), [note]) if i.urls]
+    doc = parse_living_doc(f"---\nversion: 3\n---\n## §1 引擎\n{bullet}〔v2 · 2027-03-01〕\n")
+    found = [(s, b) for s in doc.sections for b in s.bullets]
+    assert (judge_status(item, found, []).status != "net_new") is anchored
 
 
 def test_two_figures_the_author_says_are_not_comparable_are_no_conflict() -> None:

@@ -115,7 +115,12 @@ def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
     numbers = {n for n in numbers if not YEAR.fullmatch(n.replace(",", ""))}
     if len(numbers) < 2:
         return []
-    return [(s, b) for s, b in anchored if sum(1 for n in numbers if n in b.text) >= 2]
+    return [(s, b) for s, b in anchored if sum(1 for n in numbers if _has_number(n, b.text)) >= 2]
+
+
+def _has_number(number: str, text: str) -> bool:
+    """``text`` states ``number`` as a number: "1.2" is not stated by "v1.2.1", nor "120" by "1200"."""
+    return re.search(rf"(?<![\w.,]){re.escape(number)}(?!\d|[.,]\d)", text) is not None
 
 
 # The words a claim is made of: names, versions, figures and the Latin terms of the field ("RadixAttention",
