@@ -125,6 +125,30 @@ def test_misspelt_title_is_a_mismatch_and_a_short_name_is_not() -> None:
     assert warning.kind == "title_mismatch" and "continnum→continuum" in warning.text
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    # Another wording of the whole title (an earlier version's, or from memory): a low-risk title mismatch.
+    ("- 2710.02817 · Tessel: Sharing Draft Trees Across Requests for Faster Decoding", "标题不同"),
+    ("- DedupKV: Cross-Request KV Deduplication for Agentic Serving（arXiv 2710.02817）", "标题不同"),
+    ("- 题目凭记忆：Folding Caches Between Neighbouring Layers（2710.02817）", "号码可能写错"),  # no word shared
+    # A one-letter slip in a long title is the title.
+    ("- Tessel: Cross-Requset Draft Tree Sharing for Speculative Decoding（2710.02817）", None),
+    # Near misses: the title shortened or reordered, a short name, a label around the name.
+    ("- Tessel: Cross-Request Draft Tree Sharing（2710.02817）", None),
+    ("- Draft Tree Sharing for Speculative Decoding, Cross-Request（2710.02817）", None),
+    ("- Tessel（2710.02817）", None),
+    ("- HF Daily Tessel（2710.02817）", None),
+])
+def test_a_note_writing_another_title_is_told_apart_from_a_misspelling(line: str, said: str | None) -> None:
+    facts = {"2710.02817": PaperFacts("ok", title="Tessel: Cross-Request Draft Tree Sharing for Speculative Decoding "
+                                                  "under Continuous Batching")}
+    found = check_titles(_mentions("inbox/bo/n.md", line), facts)
+    if said is None:
+        assert found == []
+    else:
+        [warning] = found
+        assert said in warning.text
+
+
 def test_a_labelled_name_unrelated_to_the_title_means_a_wrong_number() -> None:
     facts = {"2603.21354": PaperFacts("ok", title="Graph Neural Operators for Weather")}
     [warning] = check_titles(_mentions("a.md", "Workload-Router-Pool（arXiv 2603.21354）"), facts)

@@ -30,7 +30,20 @@ _TITLE_STOP = frozenset("the and for with from into via of on in to a an".split(
 
 
 def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 4 and word.endswith("s") else word
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+def _written_title(name: str) -> bool:
+    """The note writes a whole title, not a short name ("HF Daily JEV-as-a-Judge"): a lead and a subtitle,
+    or three words of four letters or more that are not stop words."""
+    words = [w for w in name_words(name) if len(w) >= 4 and w not in _TITLE_STOP]
+    return len(words) >= 3 or (":" in name and len(words) >= 2)
+
+
+def _same_title(name: str, title: str) -> bool:
+    """Two titles with the same words in them (one shorter, or reordered); a misspelling is not the same."""
+    return fuzz.token_set_ratio(" ".join(map(_singular, name_words(name))),
+                                " ".join(map(_singular, name_words(title)))) >= 90
 
 
 def _misspelled(name: str, title: str) -> list[tuple[str, str]]:
@@ -94,6 +107,9 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
         if _bracketed_alias(group, title):
             continue
         typos = _misspelled(name, title)
+        if typos and _written_title(name) and not fuzz.token_set_ratio(
+                " ".join(name_words(name)), " ".join(name_words(title))) >= 80:
+            typos = []  # another wording of the title, not a misspelling of it
         if typos:
             detail = "、".join(f"{a}→{b}" for a, b in typos)
             text = (f"arXiv {identifier} 在笔记中写作「{name}」，{origin}标题为「{title}」：拼写不一致（{detail}）。")
@@ -102,6 +118,15 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
             text = (f"笔记把「{name}」标为 arXiv {identifier}，但{origin}上 {identifier} 的标题是「{title}」，"
                     "两者无关：号码可能写错。")
             action = "核对原文链接，改正号码或名称"
+        elif _written_title(name) and not _same_title(name, title):
+            # "DedupKV: Cross-Request KV Deduplication…" for the card's "TwinBlock: Runtime Cross-Request KV Block…":
+            # the note writes another title of the paper (an earlier version's, or from memory).
+            text = (f"arXiv {identifier} 在笔记中的标题是「{name}」，{origin}标题为「{title}」：标题不同"
+                    "（可能是论文改版改名，或凭记忆书写）。")
+            warnings.append(make_warning("title_mismatch", text, "低", f"核对 arXiv 当前版本标题，以{origin}标题为准引用",
+                                         [n.mention.source for n in group], identifier,
+                                         f"title_mismatch:{identifier}:{key}"))
+            continue
         else:
             continue
         warnings.append(make_warning("title_mismatch", text, "中", action, [n.mention.source for n in group],
