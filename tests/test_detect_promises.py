@@ -68,6 +68,13 @@ SECOND_PROMISES = [
     ('- Quillmap 团队在答疑里说插件"这个月底前"推到 GitHub', 'Quillmap', '2026-11-30'),
     ('Garnet 维护者说十二月内放出来', 'Garnet', '2026-12-31'),
     ('- Basalt 的插件：之前说"十月内放到 GitHub"，今天看仓库还是空的，已经逾期', 'Basalt', '2026-10-31'),  # just gone
+    # A day without its year, English verbs of posting and opening, the thing before its date.
+    ('Lattice 维护者在 issue 里写 "benchmark numbers will be posted by 11-20"', 'Lattice', '2026-11-20'),
+    ('- Heron 的 RFC 写着 "RC planned for 2026-12-02"', 'Heron', '2026-12-02'),
+    ('Tarn 的作者回复：集成 PR "will open before 11-10"', 'Tarn', '2026-11-10'),
+    ('- Cobalt 维护者："11-15 前给 benchmark"', 'Cobalt', '2026-11-15'),
+    ('Garnet maintainers will share the traces on Nov 28', 'Garnet', '2026-11-28'),
+    ('Basalt: artifact release scheduled for 2026-12-01 per README', 'Basalt', '2026-12-01'),
 ]
 SECOND_NOT_PROMISES = [
     'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',
@@ -80,6 +87,12 @@ SECOND_NOT_PROMISES = [
     '我们打算 11 月中旬复测一次 Cobalt。',  # the team's own plan, no release
     '这个月底前我们要把 Cobalt 的 benchmark 跑完。',  # a plan of ours, no release verb
     '十一月内 Garnet 共有 3 次发布。',  # a count of releases, not a deadline
+    '11-04 的评测给了 30% 的提升。',  # a dated result
+    'Orca 10-25 公布了 6 起事故。',  # a day something happened
+    '- Heron 11 月 2 日发布 v2',
+    'The Basalt RC was planned for 2026-10-02 and shipped on time.',  # past, kept
+    '我们 11-20 前给 Cobalt 补测一次。',  # our own plan
+    'we will re-run Garnet before 11-20',  # our own plan, no release verb
 ]
 
 

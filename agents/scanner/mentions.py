@@ -67,7 +67,9 @@ _SPEC_BEFORE = re.compile(r"(?<![\w.])[A-Z]{1,4}\d{2,4}[A-Z]?(?:\s+(?:SXM\d?|PCI
 _CAPACITY = frozenset({"GB", "GiB", "TB", "MB"})
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
-            r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]")
+            r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]"
+            # without a year, counted from the note's date: "by 10-04", "before Oct 4", "on October 12"
+            r"|(?<![\d-])\d{1,2}-\d{1,2}(?![\d-])|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?![\d,])")
 _PROMISE = re.compile(
     r"(?P<lead>计划(?!书)|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|说是|宣布将|表示将|表示会|准备(?:在|于)?|打算(?:在|于)?"
     r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
@@ -76,14 +78,22 @@ _PROMISE = re.compile(
     r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|推到|放到|发)"
     # The date first, as a deadline: "「这个月底前」推到 GitHub", "九月内放出来", "10 月底前开源".
     r"|(?P<when_d>(?:这个|本|下个?)月(?:底|内|中旬|上旬|下旬)|[一二三四五六七八九十]{1,3}月(?:底|内|中旬|上旬|下旬)?|"
-    r"(?<!\d)\d{1,2}\s*月(?:底|内))前?[」\"”']?\s*(?:就|会|要)?\s*(?P<what_d>推到|放到|发布|开源|上线|放出|释出|公开)"
+    r"(?<!\d)\d{1,2}\s*月(?:底|内)|"
+    # a day is a deadline only with 前 ("10-04 前给 benchmark"); "9-25 公布 6 起事件" happened that day
+    r"(?:(?<![\d-])\d{1,2}-\d{1,2}(?![\d-])|(?<!\d)\d{1,2}\s*月\s*\d{1,2}\s*[日号])(?=\s*前))"
+    r"\s*前?[」\"”']?\s*(?:就|会|要)?\s*(?P<what_d>推到|放到|发布|开源|上线|放出|释出|公开|公布|给出?(?=\s*(?:benchmark|数字|数据|结果|代码|权重|numbers|results|code|weights)))"
     # Passive: "weights are expected to be released in Q1 2027".
     r"|\b(?P<lead_p>(?:is|are) (?:expected|scheduled|planned|due) to be)\s+(?P<what_p>released|shipped|published|"
     r"open[- ]sourced|launched)\b[^.;\n]{0,30}?\b(?:in|by|on|for)\s+(?P<when_p>" + _EN_WHEN + r")"
     # English: "plans to release … in March 2027", "will ship by 2027-03", "targeting a Q2 2027 release".
     r"|\b(?P<lead_en>plans? to|will|expects? to|aims? to|is scheduled to|are scheduled to|promis(?:es|ed) to)\s+"
-    r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish|be out|be available)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for)\s+"
+    r"(?:\w+\s+){0,3}?(?P<what_en>ship|release|open[- ]source|launch|publish|be out|be available|post|share|open|land|"
+    r"merge|upload|put out)\w*\b[^.;\n]{0,40}?\b(?:in|by|on|for|before)\s+"
     r"(?P<when_en>" + _EN_WHEN + r")"
+    # The thing first, then its date: "RC planned for 2026-10-02", "artifact release scheduled for Oct 20".
+    r"|\b(?P<what_n>RC|release|GA|launch|code|weights|artifacts?(?: release)?|(?:benchmark )?numbers|results|PR)\s+"
+    r"(?:is\s+|are\s+)?(?P<lead_n>planned|scheduled|slated|due|expected|targeted)\s+(?:for|by|on|in|before)\s+"
+    r"(?P<when_n>" + _EN_WHEN + r")"
     r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)",
     re.IGNORECASE,
 )
@@ -156,6 +166,13 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         month = written.month + (0 if relative.group(1) in ("这个", "本") else 1)
         compact = f"{(month - 1) % 12 + 1}月{relative.group(2) or ''}"
     compact = compact.replace("月内", "月底")
+    # "10-04", "oct4", "october12": a day written without its year
+    dashed = re.fullmatch(r"(\d{1,2})-(\d{1,2})", compact)
+    named_day = re.fullmatch(r"([a-z]{3})[a-z]*\.?(\d{1,2})", compact)
+    if dashed:
+        compact = f"{int(dashed.group(1))}月{int(dashed.group(2))}日"
+    elif named_day and named_day.group(1) in _MONTH_NAMES:
+        compact = f"{_MONTH_NAMES.index(named_day.group(1)) + 1}月{int(named_day.group(2))}日"
     day_of_month = re.fullmatch(r"(\d{1,2})月(\d{1,2})[日号]", compact)
     if day_of_month and written is not None:  # "10 月 20 日": that day
         month, dom = int(day_of_month.group(1)), int(day_of_month.group(2))
@@ -357,7 +374,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")
-                          or match.group("when_p") or match.group("when_d"), written)
+                          or match.group("when_p") or match.group("when_d") or match.group("when_n"), written)
             if due is None:
                 continue
             sentence = sentence_at(line, match.start(), match.end())
@@ -375,7 +392,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,
                 detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")
-                        or match.group("what_p") or match.group("what_d")},
+                        or match.group("what_p") or match.group("what_d") or match.group("what_n")},
             ))
         for caveat in find_caveats(line):
             # A caveat in a table row is quoted as the row said in words, its columns named; a heading the
