@@ -146,3 +146,19 @@ def test_a_promise_under_a_heading_is_the_headings_subject_not_the_platform_it_w
     [promise] = _promises(SECOND_NOTE, body)
     assert promise.detail["due"] == "2026-11-20"
     assert promise_subject(promise.context) == "Quillmap"
+
+
+@pytest.mark.parametrize(("note", "who"), [
+    # The authors of the section's subject promise; the name in the line is where the work goes.
+    ("## Tier2-B · Tessel 跨层共享（arXiv 2611.02817）\n- 作者在 issue 里回复：Quill 集成 PR \"will open before 11-10\"\n",
+     "Tessel"),
+    ("## Heron 调度器\n- The maintainers say the Corvid plugin will ship by 2026-12-01\n", "Heron"),
+    # A section heading without a name: the note's title names what it reads.
+    ("# 精读 · Lumen: Timing-Safe Caching\n## 4. 批判性阅读\n- README 写 \"artifact release planned for 2026-11-20\"\n",
+     "Lumen"),
+    # The line names its promiser before the people word: that name.
+    ("## Heron 调度器\n- Corvid 的维护者说 plugin will ship by 2026-12-01\n", "Corvid"),
+])
+def test_a_promise_by_the_subjects_people_is_the_subjects(note: str, who: str) -> None:
+    [found] = _promises(SECOND_NOTE, note)
+    assert promise_subject(found.context) == who

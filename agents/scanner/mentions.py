@@ -294,6 +294,21 @@ def extract_mentions(source: str, text: str, first_line: int = 1) -> list[Mentio
     return extract_source_mentions(source, text, first_line)[0]
 
 
+# A section's rank or slot, not a name: "Tier1-A", "Top15", "P0", "Q3".
+_LABEL_NAME = re.compile(r"(?:tier|top|rank|p|q)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?", re.IGNORECASE)
+# The promiser said as the subject's people: "作者在 issue 里回复", "维护者说", "the authors say".
+_BACKREF = re.compile(r"作者|维护者|开发团队|官方|\bthe (?:authors?|maintainers?|team|devs|developers)\b", re.IGNORECASE)
+
+
+def _title_name(title: str) -> str | None:
+    """The name a note's title gives what it reads: the lead of a paper title ("PrefixGuard: Timing-Safe …"),
+    else its first name that is not a platform."""
+    lead = re.search(r"([A-Za-z][\w.+-]*[A-Za-z0-9])\s*[:：]\s*[A-Z]", title)
+    if lead and _HEADING_NAME.fullmatch(lead.group(1)):
+        return lead.group(1)
+    return next((n for n in _HEADING_NAME.findall(title) if not PLATFORM.fullmatch(n)), None)
+
+
 def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | None]:
     """The mentions, and the line where ``limit`` was passed (None when the text gave fewer)."""
     mentions: list[Mention] = []
@@ -301,6 +316,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
     header: list[str] = []
     previous = ""
     heading, to_verify = "", False
+    title_name: str | None = None  # the name the note's title gives its subject ("# 精读 · PrefixGuard: …")
     setup = ""  # the section's "条件：…" line: the set-up its figures were measured under
     lines = text.split("\n")
     for index, line in enumerate(lines, start=1):
@@ -309,6 +325,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             continue
         if line.lstrip().startswith("#"):
             heading = line.strip().lstrip("#").strip()
+            if re.match(r"\s{0,3}#\s", line) and title_name is None:
+                title_name = _title_name(heading)
             to_verify = bool(LIST_HEADING.match(line))
             setup = ""
         elif _SETUP_LINE.match(line):
@@ -384,10 +402,17 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             if head and not sentence.startswith(head) and len(head) <= 60:
                 sentence = f"{head}…{sentence}"
             # Under "## TierPilot：…" a line about "the authors" promises for TierPilot: the section names it.
-            named = _HEADING_NAME.search(re.sub(r"§\S+|arXiv\S*|\d{4}\.\d{4,5}\S*", " ", heading))
+            named = [n for n in _HEADING_NAME.findall(re.sub(r"§\S+|arXiv\S*|\d{4}\.\d{4,5}\S*", " ", heading))
+                     if not _LABEL_NAME.fullmatch(n)]
+            name = named[0] if named and not PLATFORM.fullmatch(named[0]) else title_name
             own = [n for n in _HEADING_NAME.findall(sentence) if not PLATFORM.fullmatch(n)]
-            if named and not own and not PLATFORM.fullmatch(named.group(0)):
-                sentence = f"{named.group(0)}：{sentence}"
+            back = _BACKREF.search(sentence)
+            # "作者在 issue 里回复：vLLM 集成 PR will open …": the authors of the section's subject promise, vLLM is
+            # where the PR goes.
+            if back is not None:
+                own = [n for n in own if sentence.find(n) < back.start()]
+            if name and not own:
+                sentence = f"{name}：{sentence}"
             mentions.append(Mention(
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,
