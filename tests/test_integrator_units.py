@@ -684,3 +684,21 @@ def test_sections_of_two_notes_naming_one_release_are_one_item(first: str, secon
     assert (len(digests) == 1) is joined
     if joined:
         assert set(digests[0].sources) == {a.path, b.path}
+
+
+@pytest.mark.parametrize(("line", "joined"), [
+    ("| 5 | Loomfold: Activation Offload in Bubbles | 2703.0441 | 20 |", True),
+    ("- Loomfold（arXiv 2703.0441）：HF 上午 20▲", True),
+    ("- Loomfold: Activation Offload in Bubbles, 2703.0441", True),
+    ("- Tarn（arXiv 2703.0441）：另一篇", False),  # another name: the number stays an item of its own
+    ("- 2703.0441 只扫了标题", False),  # no name at all
+])
+def test_a_line_under_a_short_number_joins_the_paper_its_name_names(line: str, joined: bool) -> None:
+    radar = _File("inbox/bo/2027-03-16T1000-bo-radar.md",
+                  "## 1. 长上下文训练\n- **Loomfold** · arXiv:2703.04412 · https://arxiv.org/abs/2703.04412\n"
+                  "- 激活显存峰值 -46%\n")
+    daily = _File("inbox/cy/2027-03-16-0900-hf-daily.md", f"# HF daily\n\n{line}\n")
+    items = cluster_items(_mentions(radar, daily), [radar, daily])
+    [paper] = [i for i in items if i.key == "arxiv:2703.04412"]
+    assert (daily.path in paper.sources) is joined
+    assert any("2703.0441" in i.malformed for i in items)

@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.marks import NO_NEW_DATA
-from agents.verifier.names import name_words
+from agents.verifier.names import arxiv_name, name_words
 from state.models import BriefWarning, Mention
 
 if TYPE_CHECKING:
@@ -428,16 +428,36 @@ def _digits_within(short: str, full: str) -> bool:
     return short != full and all(ch in rest for ch in short)
 
 
+def _first_name(mention: Mention) -> str | None:
+    """The proper name a line gives a number ("Loomfold" of "Loomfold: Activation Offload…（2703.0441）")."""
+    given = arxiv_name(mention)
+    first = re.match(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", given[0]) if given else None
+    return first.group(0) if first and re.search(r"[A-Z0-9]", first.group(0)) and len(first.group(0)) >= 3 else None
+
+
 def _join_misnumbered(items: dict[str, Item], named: Mapping[str, set[str]]) -> None:
-    """A section under a malformed number ("## ChunkWise：…" over "arXiv 2610.0318") is about the paper its
-    heading names, when exactly one item carries that name and a full number holding the short one's digits
+    """A section under a malformed number ("## ChunkWise：…" over "arXiv 2610.0318"), or a line giving one under a
+    name ("ShardLake: Elastic KV …，2610.4417"), is about the paper that heading or name names, when exactly one item carries that name and a full number holding the short one's digits
     (the card "ChunkWise: …" for 2610.00318): one paper, one item. The number's own warning stays."""
     for key, item in list(items.items()):
-        if item.arxiv or not item.malformed or not item.passages:
+        if item.arxiv or not item.malformed:
             continue
         full = {k: other for k, other in items.items() if k != key and other.arxiv
                 and any(_digits_within(m, a) for m in item.malformed for a in other.arxiv)}
         said = {k: item_text(other).lower() for k, other in full.items()}
+        if not item.passages:
+            # Only lines give the number ("| 5 | ShardLake: Elastic KV … | 2610.4417 |"): the name they give it.
+            leads = {lead.lower() for m in item.anchors for lead in (_first_name(m), lead_name(m.context)) if lead}
+            owners = {o for w in leads for o in named.get(w, ()) if o in full} or {
+                k for k, text in said.items() if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text) for w in leads)}
+            if len(owners) == 1:
+                target = full[next(iter(owners))]
+                target.anchors.extend(item.anchors)
+                target.sources.extend(s for s in item.sources if s not in target.sources)
+                target.figures.extend(f for f in item.figures if f not in target.figures)
+                target.malformed.extend(m for m in item.malformed if m not in target.malformed)
+                del items[key]
+            continue
         keep = []
         for passage in item.passages:
             words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", passage.heading)}
