@@ -702,3 +702,13 @@ def test_a_line_under_a_short_number_joins_the_paper_its_name_names(line: str, j
     [paper] = [i for i in items if i.key == "arxiv:2703.04412"]
     assert (daily.path in paper.sources) is joined
     assert any("2703.0441" in i.malformed for i in items)
+
+
+def test_a_slip_of_the_number_in_one_note_does_not_lower_a_papers_credibility() -> None:
+    from agents.integrator.cluster import Item
+    paper = Item(key="arxiv:2703.04412", arxiv=["2703.04412"], malformed=["2703.0441"],
+                 sources=["inbox/bo/2027-03-16T1000-bo-radar.md", "inbox/cy/2027-03-16-0900-hf-daily.md"])
+    alone = Item(key="arxiv:2703.0441", malformed=["2703.0441"], sources=["inbox/cy/2027-03-16-0900-hf-daily.md"])
+    assert not any("格式错误" in r for r in score_credibility(paper, {}).reasons)
+    assert any("格式错误" in r for r in score_credibility(alone, {}).reasons)
+    assert score_credibility(alone, {}).score < score_credibility(paper, {}).score

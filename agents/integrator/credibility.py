@@ -71,8 +71,11 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
             ok = True
         elif status in _BAD_VERIFICATION:
             bad.append(f"{_BAD_VERIFICATION[status]}（{arxiv_id}）")
-    for raw in item.malformed:
-        bad.append(f"{_BAD_VERIFICATION['malformed']}（{raw}）")
+    if not item.arxiv:
+        # Only a malformed number names the paper: it cannot be checked. A slip in one note beside the paper's
+        # well-formed number ("2610.4417" in a daily list) is that note's error, warned of on its own.
+        for raw in item.malformed:
+            bad.append(f"{_BAD_VERIFICATION['malformed']}（{raw}）")
     return ok, bad
 
 

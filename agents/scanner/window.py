@@ -23,6 +23,8 @@ from state.vault_config import CARDS_DIR, QUEUE_PATH, REGISTER_PATH, Topic, Vaul
 __all__ = ["WindowScan", "scan_window", "is_slot_brief", "BASELINE_DAYS"]
 
 BASELINE_DAYS = 2  # earlier briefs of the slot read as the baseline (the examples read D-2 and D-1)
+# After days without a brief (a holiday), the slot's last two briefs are the baseline, up to this far back.
+BASELINE_REACH = 31
 # Which defect names a file's status when several apply: the first in this order.
 # Where a file's time was read from, as the brief says it.
 _TIME_FROM = {"name": "文件名", "front_matter": "front matter", "body": "正文", "date_only": "文件名仅有日期"}
@@ -137,9 +139,21 @@ def _near(name_day: date, scan: WindowScan) -> bool:
     return scan.start.date() - timedelta(days=1) <= name_day <= scan.end.date()
 
 
+def _baseline_days(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None) -> set[date]:
+    """The days of the slot's briefs read as the baseline: its last ``BASELINE_DAYS`` briefs before the day
+    (D-1 and D-2 on working days; across a holiday, the last two the slot wrote), within ``BASELINE_REACH`` days."""
+    if slot is None or not (cfg.root / "inbox" / slot[0]).is_dir():
+        return set()
+    days = {name.day for path in (cfg.root / "inbox" / slot[0]).glob("*.md")
+            if is_slot_brief(path.name, slot[1]) and (name := parse_note_name(path.name)).day is not None
+            and scan.day - timedelta(days=BASELINE_REACH) <= name.day < scan.day}
+    return set(sorted(days)[-BASELINE_DAYS:])
+
+
 def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None) -> None:
     tz = cfg.tz
     candidates: list[VaultFile] = []
+    baseline = _baseline_days(cfg, scan, slot)
     for agent_dir in sorted(p for p in (cfg.root / "inbox").iterdir() if p.is_dir()):
         for path in in_path_order(agent_dir.glob("*.md")):
             name = parse_note_name(path.name)
@@ -147,7 +161,7 @@ def _scan_inbox(cfg: VaultConfig, scan: WindowScan, slot: tuple[str, str] | None
                 candidates.append(read_vault_file(cfg.root, path, tz))
                 continue
             own = slot is not None and agent_dir.name == slot[0] and is_slot_brief(path.name, slot[1])
-            if own and scan.day - timedelta(days=BASELINE_DAYS) <= name.day < scan.day:
+            if own and name.day in baseline:
                 brief = read_vault_file(cfg.root, path, tz)
                 scan.earlier_briefs.append(brief)
                 scan.sources.append(_entry(brief, "brief", [k for k, _ in brief.problems],

@@ -270,6 +270,12 @@ _TOKEN = re.compile(r"\d+(?:\.\d+)+|[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\
 _COMMON = frozenset({"the", "and", "for", "with", "not", "arxiv", "http", "https", "inbox", "organized"})
 
 
+# Tokens every benchmark line shares (hardware, model sizes, precisions, layouts, bare numbers): two entries
+# naming "H100" and "8B" are not about one thing. A paper's number or a name is what ties them.
+_GENERIC_TOKEN = re.compile(r"[a-z]{1,3}\d{2,4}[a-z]?|\d+(?:\.\d+)?[bkmgt]|(?:fp|bf|int|nvfp|mxfp)\d+|(?:tp|pp|ep|dp)\d+|"
+                            r"\d+(?:\.\d+)?(?:x|ms|s|gb)?|v?\d+\.\d+(?:\.\d+)*")
+
+
 def _tokens(text: str) -> set[str]:
     text = re.sub(r"(?:inbox|organized)/\S+?\.md", " ", text)
     return {t.lower().rstrip(".") for t in _TOKEN.findall(text)} - _COMMON
@@ -284,7 +290,8 @@ def _match_caveat(session, warning: BriefWarning, view: AsOf) -> tuple[int, str]
     for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
             shared = mine & _tokens(sighting.text)
-            if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared):
+            if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared) and \
+                    any(not _GENERIC_TOKEN.fullmatch(t) or re.fullmatch(r"\d{4}\.\d{4,5}", t) for t in shared):
                 scored.append((len(shared), number, sighting.source))
     scored.sort(reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1] != scored[0][1]):
