@@ -186,3 +186,37 @@ def test_a_late_delivery_called_on_time_is_corrected(tiny_vault: Path, said: str
 def test_status_cells(status: str, where: str, expected: list[tuple[str, date, str, int | None]]) -> None:
     readings = read_clause(status, SLOTS, DAY, where=where)
     assert [(r.slot, r.day, r.state, r.streak) for r in readings] == expected
+
+
+def _holiday_vault(tmp_path: Path, said: str) -> Path:
+    """Every slot delivered on 3-06, nothing at all from 3-07 to 3-10 (a stand-down), then 3-11: lin's radar
+    is missing again and otto's noon check says so in its own words."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "schedule.toml").write_text(SCHEDULE, encoding="utf-8")
+    (root / "topics.toml").write_text("", encoding="utf-8")
+    for agent, name in (("mei", "0800-mei-digest"), ("otto", "1900-otto-evening"), ("lin", "0930-lin-radar"),
+                        ("lin", "1050-lin-digest"), ("otto", "1245-otto-coordination-noon")):
+        _note(root, agent, f"2026-03-06-{name}.md", "# note\n\nbody.\n")
+    _note(root, "mei", "2026-03-11-0800-mei-digest.md", "# digest\n\nbody.\n")
+    _note(root, "lin", "2026-03-11-1050-lin-digest.md", "# digest\n\nbody.\n")
+    _note(root, "otto", "2026-03-11-1245-otto-coordination-noon.md", f"# otto · noon check\n\n{said}\n")
+    return root
+
+
+@pytest.mark.parametrize(("said", "kinds"), [
+    # The check counts from the stand-down's end: another basis, not an error; the stand-down's own gaps
+    # (3-10, every slot missing) are not gaps the check failed to report.
+    ("- lin radar 第 1 日缺口，已 @lin", set()),
+    ("- lin/radar still missing · day 1", set()),
+    ("- lin radar 第 5 日缺口", set()),  # the strict count agrees with the slot table
+    # Near miss: a count that matches neither basis.
+    ("- lin radar 第 3 日缺口", {"streak_mismatch"}),
+])
+def test_days_nobody_delivered_are_a_stand_down_not_unreported_gaps(tmp_path: Path, said: str, kinds: set) -> None:
+    root = _holiday_vault(tmp_path, said)
+    cfg = load_vault_config(root)
+    warnings = check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 7), cfg)
+    assert {w.kind for w in warnings} == kinds
+    if kinds:
+        assert "全队无交付" in warnings[0].text

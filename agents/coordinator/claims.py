@@ -310,6 +310,7 @@ def _warning(kind: str, text: str, risk: str, action: str, sources: list[str], k
 def check_claims(notes: Sequence[VaultFile], gaps: Sequence[GapEntry], cfg: VaultConfig) -> list[BriefWarning]:
     """Compare each note's claims with the gaps; ``gaps`` must cover the day before each note too."""
     by_key = {(f"{g.agent}/{g.slot}", g.date): g for g in gaps}
+    idle = idle_days(gaps)
     warnings: list[BriefWarning] = []
     for note in notes:
         if note.name.day is None:
@@ -324,13 +325,13 @@ def check_claims(notes: Sequence[VaultFile], gaps: Sequence[GapEntry], cfg: Vaul
                 continue
             if claim.state == "open":
                 reported.add((claim.slot, claim.day.isoformat()))
-            warning = _check_one(claim, gap, author, when)
+            warning = _check_one(claim, gap, author, when, idle)
             if warning is not None:
                 warnings.append(warning)
         for gap in gaps_open_at_check(list(gaps), note.name.day):
             slot = f"{gap.agent}/{gap.slot}"
-            if (slot, gap.date) in reported:
-                continue
+            if (slot, gap.date) in reported or gap.date in idle:
+                continue  # reported, or a day nobody delivered anything (a stand-down): not the check's miss
             said = next((c for c in claims if c.slot == slot and c.day.isoformat() == gap.date), None)
             how = "未提及" if said is None else "标为迟交已到" if said.state == "late" else "标为 ✅"
             text = f"{author} {when} 协调检查{how} {slot} {short_date(gap.date)}，实为：{describe_gap(gap)}"
@@ -341,7 +342,21 @@ def check_claims(notes: Sequence[VaultFile], gaps: Sequence[GapEntry], cfg: Vaul
     return warnings
 
 
-def _check_one(claim: Claim, gap: GapEntry, author: str, when: str) -> BriefWarning | None:
+def idle_days(gaps: Sequence[GapEntry]) -> set[str]:
+    """The days on which every slot went missing (a holiday, a stand-down): a team that delivers nothing at all
+    has stopped, not missed. Streaks still count them, as schedule.toml has no such days; checks may not."""
+    statuses: dict[str, list[str]] = {}
+    for gap in gaps:
+        statuses.setdefault(gap.date, []).append(gap.status)
+    return {day for day, found in statuses.items() if len(found) >= 2 and all(s == "missing" for s in found)}
+
+
+def _idle_in_streak(gap: GapEntry, idle: set[str]) -> int:
+    end = date.fromisoformat(gap.date)
+    return sum(1 for back in range(gap.streak) if (end - timedelta(days=back)).isoformat() in idle)
+
+
+def _check_one(claim: Claim, gap: GapEntry, author: str, when: str, idle: set[str] = frozenset()) -> BriefWarning | None:
     subject = f"{claim.slot}/{claim.day.isoformat()}"
     day = short_date(claim.day)
     if claim.state == "open" and gap.arrived is not None and gap.arrived <= claim.checked_at:
@@ -358,8 +373,12 @@ def _check_one(claim: Claim, gap: GapEntry, author: str, when: str) -> BriefWarn
         return _warning("late_unreported", text, "低", "更正协调笔记为迟交；连续计数以棒位表为准",
                         [claim.source] + ([gap.source] if gap.source else []), f"late_unreported#{subject}")
     if claim.state == "open" and claim.streak and gap.status in ("late", "missing") and claim.streak != gap.streak:
+        skipped = _idle_in_streak(gap, idle)
+        if skipped and claim.streak in (gap.streak - skipped, gap.streak - skipped + 1):
+            return None  # the check leaves out the days nobody delivered (a stand-down): another basis, not an error
         text = (f"{author} {when} 协调笔记称 {claim.slot} 第 {claim.streak} 日缺口，"
-                f"棒位记录为第 {gap.streak} 日（{day}）")
+                f"棒位记录为第 {gap.streak} 日（{day}；按 schedule.toml 逐日连续计数"
+                f"{f'，其中 {skipped} 天全队无交付' if skipped else ''}）")
         return _warning("streak_mismatch", text, "低", "以棒位表的连续计数为准",
                         [claim.source], f"streak_mismatch#{subject}")
     return None
