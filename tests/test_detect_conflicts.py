@@ -105,6 +105,29 @@ def test_relative_change_conflicts(notes: tuple[str, ...], expected: set[str]) -
     assert found == expected
 
 
+@pytest.mark.parametrize(("notes", "expected"), [
+    # A paper is one subject under its name, its number, a number written short, or its card.
+    (("## Tessel 跨层共享（arXiv:2711.0339）\n- 数字：Quokka-3-70B · 128K · H100 上 KV 显存 -35%",
+      "增量 2：arXiv 2711.03391 · Tessel: Cross-Layer Sharing\n- Quokka-3-70B · 128K · H100 下 KV 显存降 52%"),
+     {"2711.03391 显存 降幅"}),
+    (("- Tessel（arXiv 2711.03391）KV 显存 -35%（H100，70B）", "- Tessel 的 KV 显存降 52%（H100，70B）"),
+     {"2711.03391 显存 降幅"}),
+    # Near misses: a model of a size is the set-up, not whose figure it is; two papers of one model.
+    (("- Quokka-3-70B 上 KV 显存 -35%（H100）", "- Quokka-3-70B 上 KV 显存 -52%（A100）"), set()),
+    (("- Tessel（arXiv 2711.03391）KV 显存 -35%（H100，70B）", "- Heron（arXiv 2711.05555）KV 显存降 52%（H100，70B）"),
+     set()),
+])
+def test_one_paper_is_one_subject_however_it_is_named(notes: tuple[str, ...], expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+def test_a_cards_figures_are_its_papers() -> None:
+    card = extract_mentions("organized/paper_cards/1572-2711-03391.md", "- 表 2（H100，70B）：KV 显存 -52%")
+    note = extract_mentions("inbox/x/n.md", "- Tessel（arXiv 2711.03391）KV 显存 -35%（H100，70B）")
+    assert {c.subject for c in figure_claims(card)} == {"2711.03391"}
+    assert {w.subject for w in check_number_conflicts([*card, *note])} == {"2711.03391 显存 降幅"}
+
+
 def test_a_chain_pairs_figures_and_names_in_order() -> None:
     claims = {(c.subject, c.mention.value) for c in figure_claims(_mentions("TTFT 85ms vs 380ms（Corvid vs QuillServe）"))}
     assert claims == {("Corvid", "85ms"), ("QuillServe", "380ms")}

@@ -23,12 +23,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import METRICS, nearest_metric
 from agents.scanner.tables import row_sentence
+from agents.verifier.names import arxiv_name, name_key
 from state.models import BriefWarning, Mention
 
 __all__ = [
@@ -172,6 +173,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue
         if re.fullmatch(r"v?\d+(?:\.\d+)+[\w.-]*", low) or re.fullmatch(r"(?:tp|pp|ep|dp|sp)\d+", low):
             continue  # a version ("v0.5.21", the baseline of a relative figure) or a parallel layout ("TP8")
+        if re.search(r"[-_.]\d+(?:\.\d+)?[bmk]$", low):
+            continue  # a model of a size ("Llama-3.1-70B", "Qwen3-32B"): the set-up, a condition, not the subject
         if _PLATFORM_BEFORE.search(text[:match.start()]):
             continue  # where it ran or what it beat ("在 vLLM 上加速 2.1×", "比 SGLang 快", "over vLLM"): not the subject
         if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(text, match.end()):
@@ -430,6 +433,8 @@ def _bounds(context: str, pos: int, low: float, high: float, exact: str) -> tupl
 def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
     """Resolve each figure mention to (subject, metric, unit, range, conditions); unresolvable ones are left out."""
     ids = _subject_by_line(mentions)
+    named = {(m.source, m.line): given for m in mentions
+             if m.kind == "arxiv" and m.detail.get("malformed") and (given := _name_on_line(m))}
     sources = _sources_named(mentions)
     by_context: dict[tuple[str, int, str], list[Mention]] = defaultdict(list)
     for mention in mentions:
@@ -477,6 +482,12 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = line_ids[0]
         if subject is None:
             subject = _subject(mention, ids)
+        if subject is None:
+            # Under "## KVFold（arXiv:2610.3391）": a number written short still names its paper by the name beside it.
+            subject = next((named[(mention.source, mention.line - back)] for back in range(0, 4)
+                            if (mention.source, mention.line - back) in named), None)
+        if subject is None and (card := _CARD_FILE.search(mention.source)):
+            subject = f"{card.group(1)}.{card.group(2)}"  # a paper card is about its paper
         if metric is None or subject is None:
             continue
         if metric in _TIME_METRICS and unit == "×":
@@ -500,7 +511,46 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             if baselines:
                 conditions = {**conditions, "baseline": frozenset(baselines)}
         claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
-    return claims
+    return _named_papers(claims, mentions)
+
+
+_PLAIN_HEADS = frozenset({"table", "figure", "the", "this", "note", "notes", "paper", "update", "tier", "top", "new",
+                          "daily", "weekly", "summary", "section", "appendix", "abstract"})
+_LABEL = re.compile(r"(?:tier|top|rank|p|q)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?|arxiv|https?|doi", re.IGNORECASE)
+
+
+def _name_on_line(mention: Mention) -> str | None:
+    """The name a line gives the paper it cites: the one the name rule finds, else the line's first proper
+    name ("## Tier1-B · KVFold 跨层折叠 KV（arXiv:2610.3391）" → KVFold; a rank label is no name)."""
+    given = arxiv_name(mention)
+    if given:
+        return given[0]
+    for match in _NAME.finditer(mention.context or ""):
+        word = match.group(1)
+        proper = re.search(r"[A-Z].*[A-Z0-9]|[a-z][A-Z]", word) or (word[0].isupper() and len(word) >= 4)
+        if proper and not _LABEL.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_ENTITY_WORDS \
+                and word.lower() not in _PLAIN_HEADS and not _HARDWARE.fullmatch(word):
+            return word
+    return None
+
+
+_CARD_FILE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})\.md$")
+
+
+def _named_papers(claims: list[FigureClaim], mentions: Sequence[Mention]) -> list[FigureClaim]:
+    """One paper, one subject: a name the notes give exactly one well-formed arXiv number ("KVFold" for
+    2610.03391) stands for that number, so "KVFold 显存 -35%" and "2610.03391 显存降 52%" are compared."""
+    papers: dict[str, set[str]] = defaultdict(set)
+    for mention in mentions:
+        if mention.kind == "arxiv" and not mention.detail.get("malformed") and (named := arxiv_name(mention)):
+            lead = re.match(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", named[0])
+            for name in {named[0], lead.group(0) if lead else ""} - {""}:
+                papers[name_key(name)].add(mention.value)
+    out = []
+    for claim in claims:
+        ids = papers.get(name_key(claim.subject), set())
+        out.append(replace(claim, subject=next(iter(ids))) if len(ids) == 1 else claim)
+    return out
 
 
 def _version_current(mention: Mention) -> tuple[bool, bool]:
