@@ -321,3 +321,21 @@ def test_a_published_brief_says_it_is_batons(tmp_path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"---\n{front}slot: serving-e1prep\n---\n三、矛盾/待核\nD230：Quokka p99（⚠⚬⚬）\n", encoding="utf-8")
         assert parse_brief(read_vault_file_uncached(tmp_path, path, TZ)).by_baton is ours
+
+
+@pytest.mark.parametrize(("entry", "carried"), [
+    ("D230：Tessel 2711.03391 KV 显存降幅不一——jay 记 -35%，卡为 -52%（⚠⚠⚬）", True),
+    ("D230：Tessel 2711.03391 的显存降幅两源不一（⚠⚬⚬）", True),
+    ("D230：Tessel 2711.03391 吞吐口径待核（⚠⚬⚬）", False),  # the paper, another metric
+    ("D230：Heron 2711.05555 KV 显存降幅不一（⚠⚬⚬）", False),  # the metric, another paper
+])
+def test_a_number_conflict_carries_the_entry_naming_its_paper_and_metric(tmp_path: Path, entry: str,
+                                                                        carried: bool) -> None:
+    brief = parse_brief_text("inbox/spark/2026-09-29-llm-infra-e1prep.md", f"三、矛盾/待核\n{entry}",
+                             date(2026, 9, 29), "spark", "llm-infra-e1prep", _at(29, 18, 40))
+    db = _db(tmp_path)
+    seed_register(db, [], [*_briefs(), brief])
+    conflict = BriefWarning(id="", kind="number_conflict", text="2711.03391 的 显存 降幅 各源数字不一：35%；52%。",
+                            risk="中", subject="2711.03391 显存 降幅", key="number_conflict:2711.03391:显存 降幅:%")
+    [numbered] = assign_numbers(db, "inference:2026-09-29", [conflict], as_of=_at(29, 22, 20))
+    assert (numbered.register == "D230") is carried
