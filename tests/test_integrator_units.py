@@ -712,3 +712,49 @@ def test_a_slip_of_the_number_in_one_note_does_not_lower_a_papers_credibility() 
     assert not any("格式错误" in r for r in score_credibility(paper, {}).reasons)
     assert any("格式错误" in r for r in score_credibility(alone, {}).reasons)
     assert score_credibility(alone, {}).score < score_credibility(paper, {}).score
+
+
+def _tessel_items(extra: str = "") -> list:
+    night = _File("inbox/bo/2027-03-15T2310-bo-radar.md",
+                  "## Tessel · https://arxiv.org/abs/2703.02817v1 ⭐⭐⭐⭐\n"
+                  "- 数字（只看了摘要）：8×H100，batch 64，吞吐 1.9×\n"
+                  "- ⚠ 方法细节还没读，明天二筛时补\n- 为什么值得看：大 batch 投机解码没人正面解决\n")
+    day = _File("inbox/bo/2027-03-16T1050-bo-screen.md",
+                "## Tier1-A · Tessel 跨请求共享草稿树（arXiv 2703.02817）⭐⭐⭐⭐\n"
+                "- 今天把方法和表 3 读了：草稿按前缀树组织\n- 主数字（表 3）：8×H100 · batch 64 → 吞吐 1.9×，vs EAGLE-2 1.6×\n"
+                f"{extra}")
+    evening = _File("inbox/bo/2027-03-16T1735-bo-wrapup.md",
+                    "# 晚间收尾\n\n## 3. Tessel 补一句\n- 又看了 §6：agent trace 上收益从 1.9× 降到 1.4×\n\n## 4. 杂项\n- 组会改期\n")
+    card = _Card(1571, "2703.02817", "Tessel: Cross-Request Draft Tree Sharing", "inference",
+                 "organized/paper_cards/1571-2703-02817.md")
+    files = [night, day, evening]
+    return cluster_items(_mentions(*files), files, [card])
+
+
+def test_a_section_leading_with_an_items_name_joins_it_rated_or_not() -> None:
+    [paper] = [i for i in _tessel_items() if "arxiv:2703.02817" in i.keys]
+    headings = {p.heading for p in paper.passages}
+    assert "## 3. Tessel 补一句" in headings and "## 4. 杂项" not in headings
+    assert any("1.4×" in f.raw for f in paper.figures)
+
+
+def test_key_points_give_every_reading_its_say_and_drop_what_a_later_reading_settles() -> None:
+    from agents.integrator.increment_text import key_points
+    from agents.integrator.select import Judgement
+    [paper] = [i for i in _tessel_items() if "arxiv:2703.02817" in i.keys]
+    points = key_points(paper, Judgement("net_new"))
+    said = "\n".join(points)
+    assert "1.4×" in said and "1.6×" in said  # the later readings' figures
+    assert "还没读" not in said  # the author read it the next morning
+    assert "只看了摘要" not in said  # its 1.9× is said again, with more, later
+
+
+def test_a_pending_line_stays_when_the_author_never_came_back() -> None:
+    from agents.integrator.increment_text import key_points
+    from agents.integrator.select import Judgement
+    night = _File("inbox/bo/2027-03-15T2310-bo-radar.md",
+                  "## Tessel · https://arxiv.org/abs/2703.02817v1 ⭐⭐⭐⭐\n- 吞吐 1.9×（8×H100）\n"
+                  "- ⚠ 方法细节还没读，明天二筛时补\n")
+    other = _File("inbox/cy/2027-03-16T1050-cy-screen.md", "## Tessel（arXiv 2703.02817）\n- 思路：前缀树共享草稿\n")
+    [paper] = [i for i in cluster_items(_mentions(night, other), [night, other]) if "arxiv:2703.02817" in i.keys]
+    assert any("还没读" in p for p in key_points(paper, Judgement("net_new")))

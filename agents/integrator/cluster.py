@@ -395,6 +395,7 @@ def cluster_items(
         title = getattr(item.card, "title", None)
         if title and (name := lead_name(str(title))):
             named.setdefault(name.lower(), set()).add(item.key)
+    _adopt_named_passages(passages, items, named, by_source, shifts)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
     _join_misnumbered(items, named)
@@ -509,6 +510,38 @@ def lead_name(line: str) -> str | None:
     if len(name) < 3 or name.lower() in _NOT_NAMES or not re.search(r"[A-Z0-9]", name):
         return None
     return name
+
+
+# A heading that leads with a name and then says in words what it adds: "## 3. DraftShare 补一句".
+_HEADING_LEAD = re.compile(r"^\s{0,3}#{1,6}\s*(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+)?(?:\*\*)?"
+                           r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?(?=\s+[\u4e00-\u9fff]|\s*$)")
+
+
+def _adopt_named_passages(passages: Mapping[str, Sequence[Passage]], items: Mapping[str, Item],
+                          named: Mapping[str, set[str]], by_source: Mapping[str, Sequence[Mention]],
+                          shifts: Mapping[str, int]) -> None:
+    """An unrated section that names no paper or link but leads with an item's name ("## 3. DraftShare 补一句")
+    says more of that item: it joins it, with its figures (a rated one is digested, then adopted the same way)."""
+    for source, own in passages.items():
+        if not source.startswith("inbox/") or is_brief_path(source):
+            continue
+        for passage in own:
+            if passage.subject or not passage.heading or _STAR_MARK.search(passage.heading) or _H1.match(passage.heading):
+                continue
+            lead = _HEADING_LEAD.match(passage.heading)
+            name = lead_name(passage.heading) or (lead.group(1) if lead else None)
+            owners = named.get(name.lower(), set()) if name else set()
+            if len(owners) != 1:
+                continue
+            item = items[next(iter(owners))]
+            passage.by_heading = True
+            passage.subject = {item.key}
+            item.passages.append(passage)
+            if source not in item.sources:
+                item.sources.append(source)
+            shift = shifts.get(source, 0)
+            item.figures.extend(m for m in by_source.get(source, ()) if m.kind == "figure"
+                                and passage.start <= m.line + shift <= passage.end and m not in item.figures)
 
 
 def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mapping[str, set[str]], shift: int) -> Item:

@@ -203,6 +203,32 @@ def _table_rows(item: Item) -> dict[tuple[str, int], str]:
     return rows
 
 
+# A scout's "not read yet": "方法细节还没读，明天补", "回头再看", "haven't read the method yet".
+_PENDING = re.compile(r"还没读|没读完|尚未读|未细读|待补|明天.{0,12}补|晚点补|回头(?:再)?(?:看|补|查|对)|"
+                      r"\b(?:haven't|have not|not yet) read\b|\bto be read\b|\bwill read\b", re.IGNORECASE)
+
+
+def _read_later(item: Item) -> dict[str, str]:
+    """The notes whose author discusses the item again in a later note, each with what the later notes say:
+    the earlier note's "not read yet" lines are stale, and its figures said again later are said there."""
+    by_agent: dict[str, dict[str, list[str]]] = {}
+    for passage in item.passages:
+        parts = passage.path.split("/")
+        if passage.path.startswith("inbox/") and len(parts) >= 3 and not is_relay_path(passage.path):
+            by_agent.setdefault(parts[1], {}).setdefault(parts[-1], []).extend(line for _, line in passage.lines)
+    return {f"inbox/{agent}/{name}": "\n".join(line for other, lines in notes.items() if other > name for line in lines)
+            for agent, notes in by_agent.items() for name in notes if any(other > name for other in notes)}
+
+
+_FIGURE_WORD = re.compile(r"\d+(?:\.\d+)?\s*(?:×|x|%|ms|s|GB|tok/s)(?![A-Za-z])")
+
+
+def _restated(line: str, later: str) -> bool:
+    """Every figure of the line is in the author's later lines: the later reading says it, with more."""
+    figures = {f.replace(" ", "") for f in _FIGURE_WORD.findall(line)}
+    return bool(figures) and figures <= {f.replace(" ", "") for f in _FIGURE_WORD.findall(later)}
+
+
 def key_points(item: Item, judgement: Judgement) -> list[str]:
     """The item's key points, each a source's own sentence with where it stands: the scouts' notes first,
     briefs (which relay them) only when the notes give too little; a table row as a sentence."""
@@ -236,15 +262,25 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
             return
         bucket.append(f"{_cut(cleaned)}{where}")
 
+    later = _read_later(item)
+
+    def stale(path: str, line: str) -> bool:  # what the author's own later reading settles or says again
+        return path in later and bool(_PENDING.search(line) or _restated(line, later[path]))
+
     def add_passages() -> None:
-        ordered = sorted(item.passages, key=lambda p: (not p.by_heading, not p.path.startswith("inbox/")))
         candidates = [[(passage.path, number, rows[(passage.path, number)] if (passage.path, number) in rows else line)
                        for number, line in passage.lines
-                       if (passage.path, number) in rows or (_BULLET.match(line) and not line.lstrip().startswith("|"))]
-                      for passage in ordered]
-        if item.key.startswith("note:") and len(candidates) > 1:
-            # A digest of several sections: each section's first points before any section's later ones,
-            # so that every subject the title names has its say.
+                       if ((passage.path, number) in rows or (_BULLET.match(line) and not line.lstrip().startswith("|")))
+                       and not stale(passage.path, line)]
+                      for passage in item.passages]
+        # The sections that discuss the item at length first (a heading of its own, a scout's note, most points).
+        order = sorted(range(len(candidates)), key=lambda i: (not item.passages[i].by_heading,
+                                                              not item.passages[i].path.startswith("inbox/"),
+                                                              -len(candidates[i]), i))
+        candidates = [candidates[i] for i in order]
+        if len(candidates) > 1:
+            # Several sections: each one's first points before any one's later ones, so that every reading
+            # (a digest's every subject, a paper's every scout) has its say.
             depth = max(len(c) for c in candidates)
             candidates = [[c[i] for c in candidates if i < len(c)] for i in range(depth)]
         for group in candidates:
@@ -266,7 +302,8 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     if judgement.status == "net_new":
         add_passages()
     for figure in judgement.new_figures if judgement.status == "integrated" else item.figures:
-        add(rows.get((figure.source, figure.line), figure.context), figure.source, figure.line)
+        if not stale(figure.source, figure.context):
+            add(rows.get((figure.source, figure.line), figure.context), figure.source, figure.line)
     add_passages()
     if len(points) < 2 and item.card is not None:
         add_card()

@@ -72,7 +72,7 @@ _NOT_ENTITY_WORDS = frozenset({
     "prefill", "decode", "input", "output", "peak", "avg", "average", "mean", "median", "max", "min", "p50", "p90",
     "p95", "p99", "p999", "ms", "s", "tok", "tokens", "req", "gb", "mb", "tb", "k", "m", "b", "x", "rps",
     "note", "todo", "ok", "tier1", "top", "baseline", "context", "ctx", "concurrency", "qps", "multi-turn",
-    "single-turn", "llm", "ai", "api", "rag", "sota",
+    "single-turn", "llm", "ai", "api", "rag", "sota", "arxiv", "doi",
 })
 _METRIC_WORDS = frozenset(m.lower() for m in METRICS)
 _QUALIFIERS = (
@@ -121,6 +121,7 @@ class FigureClaim:
     high: float
     mention: Mention
     conditions: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
+    named: str = field(default="", compare=False)  # the name the source gave the paper ``subject`` is the number of
 
 
 @dataclass(frozen=True)
@@ -549,7 +550,8 @@ def _named_papers(claims: list[FigureClaim], mentions: Sequence[Mention]) -> lis
     out = []
     for claim in claims:
         ids = papers.get(name_key(claim.subject), set())
-        out.append(replace(claim, subject=next(iter(ids))) if len(ids) == 1 else claim)
+        out.append(replace(claim, subject=next(iter(ids)), named=claim.subject) if len(ids) == 1 and
+                   claim.subject not in ids else claim)
     return out
 
 
@@ -866,7 +868,9 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         if not any(c.mention.source in window for c in group):
             continue
         group = _restatements_dropped(group)
-        subject = group[0].subject
+        paper = group[0].subject
+        # Said by the name the notes use ("KVFold"), the number in the key: one paper however it is named.
+        subject = next((c.named for c in group if c.named), paper)
         # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
         # then only conditions stated different keep two figures apart.
         declared = _declared_clash(clash_lines, subject, metric)
@@ -882,8 +886,8 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         listed = "；".join(f"{_fmt(c)}（{c.mention.source} L{c.mention.line}：{_said(c)}）"
                           for _, c in sorted(values.items()))
         warnings.append(make_warning(
-            "number_conflict", f"{subject} 的 {metric} 各源数字不一：{listed}。", "中",
+            "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} 各源数字不一：{listed}。", "中",
             "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用",
             sorted({c.mention.source for c in values.values()}),
-            f"{subject} {metric}", f"number_conflict:{subject}:{metric}:{unit}"))
+            f"{subject} {metric}", f"number_conflict:{paper}:{metric}:{unit}"))
     return warnings

@@ -251,6 +251,7 @@ def _terms(warning: BriefWarning) -> tuple[str, list[str]]:
     if warning.kind == "number_conflict":
         subject = subject.split(" ")[0]  # "2610.03391 显存 降幅": the entity; its metric words are terms (from the key)
     terms = [t for t in re.split(r"[:,|\s]+", parts) if len(t) > 1 and t.lower() != subject.lower()
+             and not (warning.kind == "number_conflict" and re.fullmatch(r"\d{4}\.\d{4,5}", t))  # the paper, named
              and t not in ("current", "scheme", "name", "id", "card", "ms")
              and not re.fullmatch(r"\d{4}-\d{2}(?:-\d{2})?", t)]  # a promise's due day is ours, not its words
     return subject, terms
