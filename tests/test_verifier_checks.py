@@ -332,3 +332,15 @@ def test_figures_on_different_hardware_are_two_conditions_not_a_conflict() -> No
     assert check_number_conflicts([*a100, *h100]) == []
     [conflict] = check_number_conflicts([*h100, *other_h100])
     assert "12,500" in conflict.text or "12500" in conflict.text
+
+
+def test_a_promise_only_a_brief_quotes_is_kept_unnumbered_for_the_integrator(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'r.db'}")
+    db.upgrade()
+    brief = extract_mentions("inbox/lin/2027-03-16-serving-e1prep.md",
+                             '- Quill v0.31：RFC 里写 "RC planned for 2027-03-12"，首批支持稀疏注意力')
+    note = extract_mentions("inbox/bo/2027-03-16T1000-bo-radar.md", "- Heron 计划于 2027-04 开源调度器")
+    warnings = run_checks([*brief, *note], [], {}, date(2027, 3, 16), "serving:2027-03-16", db)
+    by_subject = {w.subject: w for w in warnings if w.kind.startswith("promise")}
+    assert by_subject["Quill"].kind == "promise_overdue" and by_subject["Quill"].register is None
+    assert by_subject["Heron"].kind == "promise_open" and by_subject["Heron"].register

@@ -431,7 +431,10 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
         covered = next((f for f in findings if warning.kind == "caveat" and _restates(warning, f)
                         and not _is_correction(warning)), None)
         host = next((f for f in findings if _corrects(warning, f)), None) if _is_correction(warning) else None
-        relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and relayed_only(warning.sources)
+        # A promise a brief quotes and whose day has passed since is today's finding, not the brief's: it
+        # quoted a plan ("RC planned for 10-02"), baton finds it overdue as of today.
+        relayed = warning.kind not in (*NOT_COMPARED, "register_collision") and relayed_only(warning.sources) \
+            and not (warning.kind == "promise_overdue" and topical(warning.text))
         if relayed:
             # Found only in briefs (another topic's, earlier days'): they relay their notes, and their own
             # topic carries the finding; this brief reports what its first-hand sources show.

@@ -20,6 +20,11 @@ from state.runtime import BatonContext
 __all__ = ["integrate"]
 
 
+def _numbered_here(warning: BriefWarning) -> bool:
+    """Numbered once the brief keeps it: a one-item warning, or an overdue promise only a brief quoted."""
+    return warning.kind in ITEM_KINDS or (warning.kind == "promise_overdue" and not warning.register)
+
+
 def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Compose the brief from the scan and the verifier's verdicts and store it."""
     ctx = runtime.context
@@ -37,9 +42,9 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # The one-item warnings the brief kept get their D-numbers now, as of the window's end.
     own = [s.path for s in scan.sources if s.kind == "brief" and not s.in_window]
     with register_view(scan.end, own, verified.get("superseded", ()), verified.get("own_record", ())):
-        numbered = iter(assign_numbers(ctx.db, state.thread, [w for w in brief.warnings if w.kind in ITEM_KINDS],
-                                       as_of=scan.day))
-    brief.warnings = [next(numbered) if w.kind in ITEM_KINDS else w for w in brief.warnings]
+        later = [w for w in brief.warnings if _numbered_here(w)]
+        numbered = iter(assign_numbers(ctx.db, state.thread, later, as_of=scan.day))
+    brief.warnings = [next(numbered) if _numbered_here(w) else w for w in brief.warnings]
     brief.stats.arxiv_requests, brief.stats.offline = state.arxiv_requests, ctx.settings.offline
     outage = verified.get("outage") or {}
     brief.stats.arxiv_failure, brief.stats.arxiv_failure_kind = outage.get("reason"), outage.get("kind")
