@@ -758,3 +758,17 @@ def test_a_pending_line_stays_when_the_author_never_came_back() -> None:
     other = _File("inbox/cy/2027-03-16T1050-cy-screen.md", "## Tessel（arXiv 2703.02817）\n- 思路：前缀树共享草稿\n")
     [paper] = [i for i in cluster_items(_mentions(night, other), [night, other]) if "arxiv:2703.02817" in i.keys]
     assert any("还没读" in p for p in key_points(paper, Judgement("net_new")))
+
+
+@pytest.mark.parametrize(("line", "bookkeeping"), [
+    ("- → D231（RFC 说 v0.9 落地）可以闭合：确实落地了", True),  # settles a register entry
+    ("- 同一配置两个数，新挂 **D236**，晚上写清楚口径", True),  # raises one
+    ("- 训练集群运维 → bo training", True),  # only hands the item over
+    ("- 转 cy", True),
+    ("- 数字：8×H100 上吞吐 1.9×，vs EAGLE-2 1.6×", False),
+    ("- FP8 MoE 训练 recipe + expert 并行通信重叠；推理侧没变化 → bo", False),  # says something first
+    ("- 和 D206 是同一类问题：精度没按统一协议测", False),  # names an entry, neither settles nor raises it
+])
+def test_the_registers_and_lanes_business_is_no_key_point(line: str, bookkeeping: bool) -> None:
+    from agents.integrator.increment_text import _bookkeeping
+    assert _bookkeeping(line) is bookkeeping

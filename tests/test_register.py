@@ -210,3 +210,54 @@ def test_a_confirmed_promise_closes_its_register_entry_with_the_evidence(tmp_pat
     assert [c["d"] for c in closed] == [numbered.register]
     assert "inbox/jay/2026-09-29-y.md L7" in closed[0]["evidence"]
     assert numbered.register not in {e.d for e in open_entries(db, date(2026, 9, 30))}
+
+
+CLOSURES = [
+    ("- D231：同意上午的判断，Quill v0.9 已落地（experimental），晚上闭合", 231),
+    ("- 9-29 挂的 D232（双份权重成本讨论少）这下有数了 → 建议闭合", 232),
+    ("- D233 可以关闭：作者 v2 补了消融", 233),
+    ("- D234 can be closed: the maintainers posted the numbers", 234),
+    ("- D235 settled by the v2 appendix", 235),
+]
+NOT_CLOSURES = [
+    "- D236：v0.9 没提，沿用",
+    "- 沿用：D231 路线图、D236 回退、D240-D246 全部沿用",
+    "- D237 暂不闭合，等规范正文",
+    "- D238 还不能闭合，数字只有一源",
+    "- D239 not closed yet: waiting for the rerun",
+    "- D231 与 D232 一起闭合",  # two numbers in one clause: which one the evidence settles is unsaid
+    "- 闭合条件：D233 要等作者回复",
+]
+
+
+@pytest.mark.parametrize(("line", "number"), CLOSURES)
+def test_a_scouts_line_settling_an_entry_closes_it(line: str, number: int) -> None:
+    from agents.scanner.register import closures_in
+    assert [n for n, _, _ in closures_in(f"# note\n{line}\n")] == [number]
+
+
+@pytest.mark.parametrize("line", NOT_CLOSURES)
+def test_a_line_keeping_an_entry_open_or_unclear_closes_nothing(line: str) -> None:
+    from agents.scanner.register import closures_in
+    assert closures_in(line) == []
+
+
+def test_a_run_closes_the_entry_a_note_settles_and_carries_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import run_with_store
+
+    root = _vault(tmp_path)
+    (root / "organized/registry").mkdir(parents=True)
+    (root / "organized/registry/contradictions.md").write_text(
+        "# 矛盾登记簿\n\n| 编号 | 内容 | 风险 | 首次 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
+        "| D181 | Quill sparse attention（decode）路线图：RFC 称 v0.9 落地，维护者说无时间表 | 中 | 2026-09-23 | 沿用 | x |\n"
+        "| D184 | Quill MXFP8 KV cache 在 SM90 的回退路径文档与代码不一致 | 中 | 2026-09-24 | 沿用 | x |\n",
+        encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T0935-jay-morning.md").write_text(
+        "# jay · 早间\n\n## Quill v0.9 发布\n- sparse attention 后端已合入（experimental）\n"
+        "- D181：v0.9 已落地，可以闭合\n- D184：v0.9 没提，沿用\n", encoding="utf-8")
+    brief = run_with_store(root)
+    assert [c["d"] for c in brief.register_closed] == ["D181"]
+    assert "jay-morning.md L" in brief.register_closed[0]["evidence"]
+    assert "D181" not in {e["d"] for e in brief.register_open}
+    assert "D184" in {e["d"] for e in brief.register_open}

@@ -20,6 +20,8 @@ from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
 from agents.scanner.e1_format import is_brief_path, is_relay_path
 from agents.scanner.excerpt import excerpt
+from agents.scanner.marks import read_marks
+from agents.scanner.register import closures_in
 from agents.scanner.tables import row_cells, row_sentence
 from agents.verifier.names import arxiv_name
 
@@ -229,6 +231,18 @@ def _restated(line: str, later: str) -> bool:
     return bool(figures) and figures <= {f.replace(" ", "") for f in _FIGURE_WORD.findall(later)}
 
 
+_RAISES = re.compile(r"(?:新挂|挂上?|登记|记为|编号)\s*\*{0,2}D\d{2,5}")
+
+
+def _bookkeeping(line: str) -> bool:
+    """A line about the team's records, not the item: it settles or raises a register entry, or it only hands
+    the item over ("训练集群运维 → spark llm-infra", "转 tom")."""
+    if closures_in(line) or _RAISES.search(line):
+        return True
+    handed = [m for m in read_marks([(0, line)]) if m.kind in ("forwarded", "arrow")]
+    return bool(handed) and len(re.sub(r"[\s\W_]", "", line)) - len(re.sub(r"[\s\W_]", "", handed[0].value)) < 12
+
+
 def key_points(item: Item, judgement: Judgement) -> list[str]:
     """The item's key points, each a source's own sentence with where it stands: the scouts' notes first,
     briefs (which relay them) only when the notes give too little; a table row as a sentence."""
@@ -240,6 +254,8 @@ def key_points(item: Item, judgement: Judgement) -> list[str]:
     def add(text: str, path: str, line: int) -> None:
         if text.lstrip().startswith("#"):
             return  # a heading names the item (its title), it is no point of it
+        if _bookkeeping(text):
+            return  # the register's or the lanes' business ("→ D181 可以闭合", "训练集群运维 → spark"), said elsewhere
         cleaned = _clean(text)
         lead = _LEADING_LINK.match(cleaned)
         if lead:  # "https://… · 分类 cs.CR", "<https://…>（…）": the link is the item's URL; the point is what follows

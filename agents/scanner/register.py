@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["RegisterEntry", "parse_register", "D_NUMBER"]
+__all__ = ["RegisterEntry", "parse_register", "D_NUMBER", "closures_in"]
 
 D_NUMBER = re.compile(r"\bD(\d{2,5})\b")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -46,3 +46,30 @@ def parse_register(text: str) -> list[RegisterEntry]:
         raised = date.fromisoformat(raised_match.group(0)) if raised_match else None
         entries.append(RegisterEntry(cells[0], int(match.group(1)), cells[1], cells[2], raised, cells[4], cells[5]))
     return entries
+
+
+# A scout settling an open entry in a note: "D181：vLLM v0.31.0 已落地，晚上闭合", "D208 这下有数了 → 建议闭合",
+# "D190 can be closed: the spec now gives a date". Not "暂不闭合", "别闭合", "D184 没提，沿用", "not closed yet".
+_CLOSE_WORD = re.compile(r"(?<![不未没别])(?:可以|建议|可|应|该|准备|晚上|今晚|本轮|今天|today)?\s*(?:闭合|关闭|结案|销号)|"
+                         r"\b(?:can be |should be |to be |now )?(?:closed|settled|resolved)\b|\bclose (?:it|this|D\d+)\b",
+                         re.IGNORECASE)
+_NOT_CLOSED = re.compile(r"(?:不|未|没|别|暂不|先不|不能|无法|还不能|尚未)\s*(?:能\s*)?(?:闭合|关闭|结案)|"
+                         r"\bnot (?:yet )?(?:be )?(?:closed|settled|resolved)\b|\b(?:can't|cannot|don't) close\b|"
+                         r"已闭合的|闭合条件|闭合前", re.IGNORECASE)
+
+
+def closures_in(text: str, first_line: int = 1) -> list[tuple[int, int, str]]:
+    """(D-number, line, line text) for each entry a line says is settled: one D-number in the clause, a word
+    that closes it, no word that keeps it open. A clause naming several numbers ("D205-D211 沿用") closes none."""
+    found = []
+    for number, line in enumerate(text.split("\n"), start=first_line):
+        if "D" not in line:
+            continue
+        for clause in re.split(r"[；;。]", line):
+            numbers = D_NUMBER.findall(clause)
+            if len(set(numbers)) != 1 or re.search(r"D\d+\s*[-–~]\s*D?\d+", clause):
+                continue
+            if _CLOSE_WORD.search(clause) and not _NOT_CLOSED.search(clause):
+                found.append((int(numbers[0]), number, line.strip()))
+    return found
+

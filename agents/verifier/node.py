@@ -12,9 +12,11 @@ from langgraph.runtime import Runtime
 
 from agents.scanner.briefs import BriefRecord, list_briefs
 from agents.scanner.derived import derive_file
+from agents.scanner.e1_format import is_brief_path
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
+from agents.scanner.register import closures_in
 from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
@@ -23,7 +25,7 @@ from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
 from agents.verifier.promises import track_promise_history
-from agents.verifier.register import closed_on, open_entries, register_view, seed_register
+from agents.verifier.register import close_entry, closed_on, open_entries, register_view, seed_register
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
@@ -135,6 +137,18 @@ def _slot_briefs(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> 
 
 
 
+
+def _close_settled(ctx: BatonContext, scan: WindowScan, open_numbers: set[int]) -> None:
+    """Close the open entries a scout's note of the window settles ("D181：v0.31.0 已落地，晚上闭合"), with
+    that line as the evidence. Briefs record their own closures (``seed_register``); a note's word is read here."""
+    for file in scan.files:
+        if not file.path.startswith("inbox/") or is_brief_path(file.path):
+            continue
+        for number, line, text in closures_in(file.body or "", getattr(file, "body_line", 1) or 1):
+            if number in open_numbers:
+                close_entry(ctx.db, number, scan.day, f"{file.path} L{line}：{text[:160]}")
+                open_numbers.discard(number)
+
 def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Look identifiers up on arXiv (batched, cached), run the cross-source checks, number the warnings."""
     ctx = runtime.context
@@ -179,6 +193,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     kept_names = {name for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
                   if (name := leading_system(str(bullet.text), scan.topic.keywords))}
     register_open, register_elsewhere = [], []
+    _close_settled(ctx, scan, {e.number for e in open_entries(ctx.db, scan.end, own, superseded)})
     for e in open_entries(ctx.db, scan.end, own, superseded):
         if e.d in carried:
             continue
