@@ -261,3 +261,41 @@ def test_a_run_closes_the_entry_a_note_settles_and_carries_the_rest(tmp_path) ->
     assert "jay-morning.md L" in brief.register_closed[0]["evidence"]
     assert "D181" not in {e["d"] for e in brief.register_open}
     assert "D184" in {e["d"] for e in brief.register_open}
+
+
+@pytest.mark.parametrize(("line", "numbers"), [
+    ("- 同一配置两个数，新挂 **D296**，晚上写清楚口径", [296]),
+    ("- 这条登记为 D297", [297]),
+    ("- raised as D298 in the noon check", [298]),
+    ("- D296 沿用，无新证据", []),  # carries, raises nothing
+    ("- 和 D206 是同一类问题", []),
+])
+def test_a_note_raising_an_entry_under_a_number_is_read(line: str, numbers: list[int]) -> None:
+    from agents.scanner.register import raises_in
+    assert [n for n, _, _ in raises_in(line)] == numbers
+
+
+def test_a_note_raising_a_new_thing_under_a_used_number_is_a_collision(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from agents.scanner.briefs import parse_brief_text
+    from agents.verifier.register import raised_elsewhere, seed_register
+    from state.db import Database
+
+    db = Database(f"sqlite:///{tmp_path / 'r.db'}")
+    db.upgrade()
+    tz = ZoneInfo("Asia/Shanghai")
+    brief = parse_brief_text("inbox/lin/2027-03-10-serving-e1prep.md",
+                             "三、矛盾/待核\nD296：Quill vs Corvid 双源基准数据精度警示（⚠⚠⚬）",
+                             date(2027, 3, 10), "lin", "serving-e1prep", datetime(2027, 3, 10, 22, 20, tzinfo=tz))
+    seed_register(db, [], [brief])
+    moment = datetime(2027, 3, 16, 22, 20, tzinfo=tz)
+    new = raised_elsewhere(db, [(296, "inbox/otto/2027-03-16-1245-otto-coordination.md", 22,
+                                 "- Tessel 吞吐 +27% vs 最高 1.44×，同一配置两个数，新挂 D296")], moment)
+    assert [w.kind for w in new] == ["register_collision"] and "Quill vs Corvid" in new[0].text
+    same = raised_elsewhere(db, [(296, "inbox/otto/2027-03-16-1245-otto-coordination.md", 22,
+                                  "- Quill vs Corvid 双源基准数据精度警示，新挂 D296")], moment)
+    assert same == []  # the same thing again
+    fresh = raised_elsewhere(db, [(299, "inbox/otto/2027-03-16-1245-otto-coordination.md", 22, "- 新挂 D299")], moment)
+    assert fresh == []  # a number nobody used

@@ -21,7 +21,7 @@ from agents.integrator.select import Judgement, item_text
 from agents.scanner.e1_format import is_brief_path, is_relay_path
 from agents.scanner.excerpt import excerpt
 from agents.scanner.marks import read_marks
-from agents.scanner.register import closures_in
+from agents.scanner.register import RAISES, closures_in
 from agents.scanner.tables import row_cells, row_sentence
 from agents.verifier.names import arxiv_name
 
@@ -231,13 +231,10 @@ def _restated(line: str, later: str) -> bool:
     return bool(figures) and figures <= {f.replace(" ", "") for f in _FIGURE_WORD.findall(later)}
 
 
-_RAISES = re.compile(r"(?:新挂|挂上?|登记|记为|编号)\s*\*{0,2}D\d{2,5}")
-
-
 def _bookkeeping(line: str) -> bool:
     """A line about the team's records, not the item: it settles or raises a register entry, or it only hands
     the item over ("训练集群运维 → spark llm-infra", "转 tom")."""
-    if closures_in(line) or _RAISES.search(line):
+    if closures_in(line) or RAISES.search(line):
         return True
     handed = [m for m in read_marks([(0, line)]) if m.kind in ("forwarded", "arrow")]
     return bool(handed) and len(re.sub(r"[\s\W_]", "", line)) - len(re.sub(r"[\s\W_]", "", handed[0].value)) < 12

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["RegisterEntry", "parse_register", "D_NUMBER", "closures_in"]
+__all__ = ["RegisterEntry", "parse_register", "D_NUMBER", "closures_in", "raises_in", "RAISES"]
 
 D_NUMBER = re.compile(r"\bD(\d{2,5})\b")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -72,4 +72,15 @@ def closures_in(text: str, first_line: int = 1) -> list[tuple[int, int, str]]:
             if _CLOSE_WORD.search(clause) and not _NOT_CLOSED.search(clause):
                 found.append((int(numbers[0]), number, line.strip()))
     return found
+
+
+# A note raising an entry under a number: "新挂 **D196**", "登记为 D212", "记为 D230", "opened D231 for it".
+RAISES = re.compile(r"(?:新挂|挂上?|新开|登记为?|记为|编为)\s*\*{0,2}D(\d{2,5})\b|\b(?:raised?|opened?|filed?)\s+(?:as\s+)?D(\d{2,5})\b",
+                    re.IGNORECASE)
+
+
+def raises_in(text: str, first_line: int = 1) -> list[tuple[int, int, str]]:
+    """(D-number, line, line text) for each entry a note raises under a number of its own choosing."""
+    return [(int(m.group(1) or m.group(2)), number, line.strip())
+            for number, line in enumerate(text.split("\n"), start=first_line) for m in RAISES.finditer(line)]
 

@@ -16,7 +16,7 @@ from agents.scanner.e1_format import is_brief_path
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
-from agents.scanner.register import closures_in
+from agents.scanner.register import closures_in, raises_in
 from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
 from agents.verifier.arxiv_api import ArxivApi, ArxivLookup, ArxivSettings
@@ -25,7 +25,14 @@ from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
 from agents.verifier.promises import track_promise_history
-from agents.verifier.register import close_entry, closed_on, open_entries, register_view, seed_register
+from agents.verifier.register import (
+    close_entry,
+    closed_on,
+    open_entries,
+    raised_elsewhere,
+    register_view,
+    seed_register,
+)
 from state.graph_state import RunState
 from state.models import ArxivEntry, BriefWarning, Mention
 from state.runtime import BatonContext
@@ -138,6 +145,13 @@ def _slot_briefs(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> 
 
 
 
+def _raised_in_notes(scan: WindowScan) -> list[tuple[int, str, int, str]]:
+    """The numbers the window's notes raise things under ("新挂 D196"): briefs' are read by ``seed_register``."""
+    return [(number, file.path, line, text) for file in scan.files
+            if file.path.startswith("inbox/") and not is_brief_path(file.path)
+            for number, line, text in raises_in(file.body or "", getattr(file, "body_line", 1) or 1)]
+
+
 def _close_settled(ctx: BatonContext, scan: WindowScan, open_numbers: set[int]) -> None:
     """Close the open entries a scout's note of the window settles ("D181：v0.31.0 已落地，晚上闭合"), with
     that line as the evidence. Briefs record their own closures (``seed_register``); a note's word is read here."""
@@ -173,6 +187,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     with register_view(scan.end, own, superseded, own_record):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
+        warnings += raised_elsewhere(ctx.db, _raised_in_notes(scan), scan.end)
     if ctx.settings.crash_after == "verify:numbered":
         os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
     # A collision raised in an earlier brief is carried with its number in the open list, not raised again.

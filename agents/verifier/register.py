@@ -59,6 +59,7 @@ __all__ = [
     "closed_on",
     "allocated_in",
     "collisions",
+    "raised_elsewhere",
 ]
 
 # Kinds that are contradictions or claims to verify, and so hold a D-number.
@@ -242,6 +243,29 @@ def collisions(db: Database, as_of: date | datetime | None = None, exclude: Coll
                 risk="中", action=f"D{number} 保留给最早的一件，其余各件在本简报中改编新号",
                 sources=sorted({item[0].source for item in items}), subject=f"D{number}",
                 key=f"register_collision:D{number}", carried_from=carried))
+    return warnings
+
+
+def raised_elsewhere(db: Database, raised: Sequence[tuple[int, str, int, str]], as_of: datetime) -> list[BriefWarning]:
+    """``register_collision`` for a note of the window raising a number that already names another thing
+    ("新挂 D196" for ShardLake's figures, where D196 is "SGLang vs vLLM 双源基准"): (number, source, line, text)."""
+    view = _as_of(as_of)
+    warnings = []
+    with db.session() as session:
+        known = _raised_by_number(session, view)
+        rows = _vault_rows(session)
+        for number, source, line, text in raised:
+            items = _items(known.get(number, []), rows.get(number))
+            if not items or any(fuzz.partial_ratio(text.lower(), item[0].text.lower()) >= _SAME_ITEM for item in items):
+                continue  # a number nobody used yet, or the same thing again
+            listed = "；".join(f"{item[0].source}（{item[0].day}）：「{item[0].text[:50]}」" for item in items[:5])
+            warnings.append(BriefWarning(
+                id="", register=f"D{number}", kind="register_collision",
+                text=f"{source} L{line} 把一件新事挂为 D{number}（「{text[:70]}」），但 D{number} 已指：{listed}。"
+                     "一个编号只能指一件事。",
+                risk="中", action=f"该事改编新号；D{number} 保留原指",
+                sources=[source, *sorted({item[0].source for item in items})], subject=f"D{number}",
+                key=f"register_collision:D{number}:{source}"))
     return warnings
 
 
