@@ -772,3 +772,26 @@ def test_a_pending_line_stays_when_the_author_never_came_back() -> None:
 def test_the_registers_and_lanes_business_is_no_key_point(line: str, bookkeeping: bool) -> None:
     from agents.integrator.increment_text import _bookkeeping
     assert _bookkeeping(line) is bookkeeping
+
+
+_DOC_SECTIONS = parse_living_doc("---\nversion: 3\n---\n## §1.(3) KV Cache\n- Heron：KV 分层〔v1 · 2027-03-01〕\n"
+                                 "## §1.(7) 存储与分层内存\n- CXL 内存池作 KV 溢出层〔v2 · 2027-03-02〕\n"
+                                 "## §2.4 调度\n- Quill 调度〔v2 · 2027-03-02〕\n").sections
+
+
+@pytest.mark.parametrize(("lines", "first"), [
+    ([("inbox/bo/n.md", "- 建议 → ann serving §1.(7)")], "§1.(7)"),
+    ([("inbox/bo/n.md", "- 和已锚内容的关系：活文档 §1.(7) 那条只是定性判断")], "§1.(7)"),
+    ([("organized/paper_cards/1571-2703-04417.md", "serving §1.(7) 存储与分层内存：本文提供实测")], "§1.(7)"),
+    ([("inbox/bo/n.md", "- → §1.(3) / §1.(7)")], "§1.(3)"),  # the first one a placing word points at
+    ([("inbox/bo/n.md", "- 活文档都有（§1.(7)）"), ("inbox/bo/n.md", "- 建议归入：§1.(3)")], "§1.(3)"),
+    # Near misses: another topic's section, the note's own heading label, a bare mention.
+    ([("inbox/bo/n.md", "- training §1.(7) 也提过")], None),
+    ([("inbox/bo/n.md", "### §2.4 Quill 调度"), ("inbox/bo/n.md", "- serving 候选：Quill（§2.4）")], None),
+    ([("inbox/bo/n.md", "- 我们 §1.(3) 里的数字都是小 batch")], None),
+])
+def test_the_scouts_own_placement_names_the_section(lines: list, first: str | None) -> None:
+    from agents.integrator.sections import own_labels, placed_sections
+    labels = {"inbox/bo/n.md": own_labels("\n".join(line for path, line in lines if path == "inbox/bo/n.md"))}
+    found = placed_sections(lines, _DOC_SECTIONS, ["serving"], ["training"], labels)
+    assert (found[0] if found else None) == first

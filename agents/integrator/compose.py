@@ -46,7 +46,7 @@ from agents.integrator.scope import (
     tracked_subjects,
     with_note_remarks,
 )
-from agents.integrator.sections import SectionMatch, propose_section
+from agents.integrator.sections import SectionMatch, own_labels, placed_sections, propose_section
 from agents.integrator.select import (
     MIN_RELEVANCE,
     Judgement,
@@ -168,6 +168,15 @@ def release_named(heading: str) -> tuple[str, str] | None:
     found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(tidy_title(heading))
              if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
     return next(iter(found)) if len(found) == 1 else None
+
+
+def item_lines(item: Item) -> list[tuple[str, str]]:
+    """(path, line) of what the sources say of the item: its passages, the lines citing it, its card."""
+    lines = [(p.path, line) for p in item.passages for _, line in [(p.start, p.heading), *p.lines]]
+    lines += [(m.source, m.context or m.raw) for m in item.anchors]
+    if item.card is not None:
+        lines += [(str(item.card.path), line) for line in str(getattr(item.card, "summary", "") or "").split("\n")]
+    return lines
 
 
 def sequels_joined(items: list[Item]) -> list[Item]:
@@ -669,6 +678,7 @@ def integrate(
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
+    labels = {f.path: own_labels(f.body or "") for f in scan.files}  # the notes' own "§2.4" headings
     sections_carried: list[dict] = []
     sections_below: list[dict] = []
     # The papers the register's open entries are about (its file's rows as of the brief).
@@ -767,7 +777,9 @@ def integrate(
         rank_credibility = score_credibility(item, {}, [w for w in on_item if w.kind != "caveat"], fit.stars).score
         # A digest is named after its note ("晚间简报（…Agentic RAG）"); its sections say what it is about.
         about = " / ".join(tidy_title(p.heading) for p in item.passages) if item.key.startswith("note:") else title
-        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, about or title)
+        placed = placed_sections(item_lines(item), scan.living.sections, sorted(rules.names),
+                                 sorted(rules.known_topics - rules.names), labels)
+        match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, about or title, placed)
         details[item.key] = (credibility, on_item, match, title)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)

@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.integrator.scope import names_tracked, tracked_subjects
 
-__all__ = ["SectionMatch", "tokenize", "propose_section", "rank_sections"]
+__all__ = ["SectionMatch", "tokenize", "propose_section", "rank_sections", "placed_sections"]
 
 _LATIN = re.compile(r"[a-z][a-z0-9+\-]*[a-z0-9+]|[a-z]|\d+(?:\.\d+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -57,6 +57,7 @@ class SectionMatch:
     score: float
     anchored: bool  # the item's own arXiv number already sits in this section
     keeps: bool = False  # the section keeps an entry for the name the item's title opens with
+    placed: bool = False  # the scouts' own lines place the item here ("建议 → §1.(7)")
 
 
 def _documents(sections: Sequence[Any]) -> list[tuple[Any, Counter]]:
@@ -81,8 +82,55 @@ def _named_in(title: str, section_title: str) -> bool:
     return any(part.lower() in lowered for part in parts)
 
 
+_SECTION_REF = re.compile(r"§\s*(\d{1,2}(?:\.\d{1,2})*(?:\.?\s*[（(]\s*\d{1,2}\s*[)）])?)")
+# What a scout writes before a section to place an item there: "建议 → spark llm-infra §1.(7)", "归入 §3.3",
+# "file under §2"; and, weaker, where the document already has its kin: "活文档 §1.(7) 那条…".
+_PLACING = re.compile(r"(?:建议|归入|归到|放进?|挂到|并入|补到|写入|→|->|file under|belongs|goes to)[^§]*$", re.IGNORECASE)
+_KIN = re.compile(r"活文档|底本|living doc", re.IGNORECASE)
+
+
+def _section_id(text: str) -> str:
+    return re.sub(r"\s", "", text).replace("（", "(").replace("）", ")").lstrip("§").replace(".(", "(")
+
+
+def own_labels(text: str) -> set[str]:
+    """The section labels a note gives its own headings ("### §2.4 llm-d × vLLM"): not the document's sections."""
+    return {_section_id(m.group(1)) for m in re.finditer(r"^\s{0,3}#{1,6}\s*(§\s*[\d.()（）]+)", text, re.MULTILINE)}
+
+
+def placed_sections(lines: Sequence[tuple[str, str]], sections: Sequence[Any], ours: Sequence[str],
+                    others: Sequence[str] = (), labels: Mapping[str, set[str]] | None = None) -> list[str]:
+    """The living document's sections the item's own lines ((path, line) pairs) place it in, most often first:
+    a section id after this topic's name or a placing word ("建议 → spark llm-infra §1.(7)", "活文档 §1.(7)
+    那条"); not one after another topic's name ("inference §2.2"), nor a label of the note's own headings."""
+    known = {_section_id(str(s.id)): str(s.id) for s in sections if getattr(s, "id", None)}
+    ours_low = [n.lower() for n in ours if n]
+    others_low = [n.lower() for n in others if n and n.lower() not in ours_low]
+    found: Counter = Counter()
+    for path, line in lines:
+        for match in _SECTION_REF.finditer(line):
+            written = _section_id(match.group(0))
+            sid = known.get(written)
+            if sid is None or written in (labels or {}).get(path, set()):
+                continue
+            before = line[max(0, match.start() - 30):match.start()].lower()
+            mine = max((before.rfind(n) for n in ours_low), default=-1)
+            theirs = max((before.rfind(n) for n in others_low), default=-1)
+            if theirs > mine:
+                continue  # another topic's section of the same number
+            # The section a placing word points at first weighs most ("→ §3.3 / §3.6 / §1.2": §3.3); the rest
+            # of a list, a section named after the topic, or where its kin stands, less.
+            if _PLACING.search(before[-14:]):
+                found[sid] += 3
+            elif mine >= 0:
+                found[sid] += 2
+            elif _KIN.search(before[-14:]) or re.search(r"(?:→|->|建议|归入|写入)", before[-14:]):
+                found[sid] += 1
+    return [sid for sid, _ in sorted(found.items(), key=lambda pair: -pair[1])]
+
+
 def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
-                  title: str = "") -> list[SectionMatch]:
+                  title: str = "", placed: Sequence[str] = ()) -> list[SectionMatch]:
     """Score every numbered section against ``text``, best first (ties by section order): a section already
     holding the item's paper, then one keeping an entry for the name the item's ``title`` opens with
     ("llm-d · …" where "llm-d CNCF Sandbox…" stands), then one the title names, then by words."""
@@ -107,19 +155,21 @@ def rank_sections(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
         anchored = any(a in getattr(b, "arxiv", []) for b in section.bullets for a in arxiv)
         named = bool(title) and _named_in(title, section.title)
         keeps = bool(title) and names_tracked(title, [], tracked_subjects(section.bullets)) is not None
-        scored.append((not anchored, not keeps, not named, -score, index,
-                       SectionMatch(section.id, section.title, score, anchored, keeps)))
-    scored.sort(key=lambda row: row[:5])
-    return [row[5] for row in scored]
+        # The scouts' own placement ("建议 → §1.(7)") comes after the paper's own place, before any guess.
+        scout = placed.index(section.id) if section.id in placed else len(placed)
+        scored.append((not anchored, scout, not keeps, not named, -score, index,
+                       SectionMatch(section.id, section.title, score, anchored, keeps, section.id in placed)))
+    scored.sort(key=lambda row: row[:6])
+    return [row[6] for row in scored]
 
 
 def propose_section(text: str, sections: Sequence[Any], arxiv: Sequence[str] = (),
-                    title: str = "") -> SectionMatch | None:
+                    title: str = "", placed: Sequence[str] = ()) -> SectionMatch | None:
     """Return the best section for ``text`` (an item titled ``title``), or None when nothing is related."""
-    ranked = rank_sections(text, sections, arxiv, title)
+    ranked = rank_sections(text, sections, arxiv, title, placed)
     if not ranked:
         return None
     top = ranked[0]
-    if top.score <= 0 and not top.anchored and not top.keeps and not _named_in(title, top.title):
+    if top.score <= 0 and not top.anchored and not top.keeps and not top.placed and not _named_in(title, top.title):
         return None
     return top
