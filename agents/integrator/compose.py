@@ -32,6 +32,7 @@ from agents.integrator.increment_text import (
     item_title,
     key_points,
     relation_text,
+    release_named,
     tidy_title,
 )
 from agents.integrator.scope import (
@@ -155,19 +156,6 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
 # A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
 _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
-
-
-# A product and its release: "SGLang v0.5.22", "Megatron-Core 0.16", "vLLM-v0.31.0"; not a model ("Llama-3.1-8B",
-# "Qwen3.5": no separator, or a size after the number).
-_RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
-                      r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
-
-
-def release_named(heading: str) -> tuple[str, str] | None:
-    """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
-    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(tidy_title(heading))
-             if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
-    return next(iter(found)) if len(found) == 1 else None
 
 
 def item_lines(item: Item) -> list[tuple[str, str]]:

@@ -118,10 +118,28 @@ def bullet_name(text: str, item: Item) -> str:
     return tidy_title(head)
 
 
+# A product and its release: "SGLang v0.5.22", "Megatron-Core 0.16", "vLLM-v0.31.0"; not a model ("Llama-3.1-8B",
+# "Qwen3.5": no separator, or a size after the number).
+_RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
+                      r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
+
+
+def release_named(heading: str) -> tuple[str, str] | None:
+    """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
+    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(tidy_title(heading))
+             if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
         return tidy_title(item.passages[0].heading) or item.title or item.key
     if item.key.startswith("note:") and item.passages:
+        # Sections of several notes on one release ("SGLang v0.5.22（10-03 发布）" and "SGLang v0.5.22 官方号"):
+        # the first one's heading names it.
+        releases = {release_named(p.heading) for p in item.passages}
+        if len(releases) == 1 and None not in releases:
+            return tidy_title(item.passages[0].heading)
         # A digest of several sections: the note's name, then what its sections discuss.
         names = [name for p in item.passages if (name := tidy_title(p.heading))]
         shown = " / ".join(names[:3]) + (f" 等 {len(names)} 段" if len(names) > 3 else "")
