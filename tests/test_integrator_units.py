@@ -795,3 +795,17 @@ def test_the_scouts_own_placement_names_the_section(lines: list, first: str | No
     labels = {"inbox/bo/n.md": own_labels("\n".join(line for path, line in lines if path == "inbox/bo/n.md"))}
     found = placed_sections(lines, _DOC_SECTIONS, ["serving"], ["training"], labels)
     assert (found[0] if found else None) == first
+
+
+def test_an_unrated_repost_of_a_release_joins_the_release() -> None:
+    from agents.integrator.compose import sequels_joined
+    from agents.integrator.increment_text import item_title
+    a = _File("inbox/bo/2027-03-16T1050-bo-screen.md", "## Tier1-C · Quill v2.4.1（03-14 发布）⭐⭐\n- 发布说明：解码更快\n- 官方博客数字\n")
+    b = _File("inbox/bo/2027-03-16-1620-csdn-repost.md",
+              "# CSDN 转载\n\n## 【转载】Quill 2.4.1 正式发布：解码和 FP8 终于能一起开\n- 跟上午那条是同一件事\n- 没有新数字\n\n"
+              "## 评论区\n- 有人问 batch 32\n")
+    items = sequels_joined(cluster_items(_mentions(a, b), [a, b]))
+    [release] = [i for i in items if i.key.startswith("note:") and a.path in i.sources]
+    assert b.path in release.sources
+    assert "Quill v2.4.1" in item_title(release) and "CSDN" not in item_title(release)
+    assert not any(p.heading == "## 评论区" for i in items for p in i.passages)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
 __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
-           "section_key", "item_text",
+           "section_key", "item_text", "release_named",
            "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
@@ -579,6 +579,8 @@ _SITE = re.compile(r"\b[a-z0-9][a-z0-9-]*\.(?:tech|ai|io|com|org|dev|net|co)\b",
 _STAR_MARK = re.compile(r"(?:⭐|★){1,5}")
 _NOTE_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T_-]?\d{4})?[-_]?")
 _H1 = re.compile(r"^\s{0,3}#\s+(.+)$", re.MULTILINE)
+# A heading's marks around its words: "## 3. ", "§2.1 ", ratings, "【转载】".
+_HEAD_MARKS = re.compile(r"^\s{0,3}#{1,6}\s*(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+)?|(?:⭐|★|⚠|⚬)+|【[^】]{0,8}】")
 
 
 def _level(heading: str) -> int:
@@ -653,6 +655,19 @@ def section_key(passage: Passage) -> str:
     return f"note:{passage.path}#L{passage.start}"
 
 
+# A product and its release: "SGLang v0.5.22", "Megatron-Core 0.16", "vLLM-v0.31.0"; not a model ("Llama-3.1-8B",
+# "Qwen3.5": no separator, or a size after the number).
+_RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
+                      r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
+
+
+def release_named(heading: str) -> tuple[str, str] | None:
+    """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
+    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(_HEAD_MARKS.sub(" ", heading))
+             if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
                  found: Sequence[Mention], shift: int, first: int = 1) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
@@ -665,8 +680,9 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
         return []
     own = []
     for passage in _with_subsections(source_passages):
-        if not passage.heading or passage.subject or not _STAR_MARK.search(passage.heading):
-            continue
+        if not passage.heading or passage.subject or not (_STAR_MARK.search(passage.heading)
+                                                          or release_named(passage.heading)):
+            continue  # a section the scout rates, or one about a release ("## 【转载】SGLang 0.5.22 正式发布")
         # A rated list entry may say its piece in one line under it; a rated heading, in two.
         if sum(1 for _, line in passage.lines if line.strip()) < (1 if _RATED_ENTRY.match(passage.heading) else 2):
             continue

@@ -20,6 +20,7 @@ from agents.integrator.cluster import (
     MistakenNumber,
     cluster_items,
     mistaken_numbers,
+    release_named,
     section_key,
 )
 from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
@@ -32,7 +33,6 @@ from agents.integrator.increment_text import (
     item_title,
     key_points,
     relation_text,
-    release_named,
     tidy_title,
 )
 from agents.integrator.scope import (

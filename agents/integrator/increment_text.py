@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agents.integrator.cluster import Item
+from agents.integrator.cluster import Item, release_named
 from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
@@ -116,19 +116,6 @@ def bullet_name(text: str, item: Item) -> str:
             if len(own) == 1:
                 return tidy_title(own[0])
     return tidy_title(head)
-
-
-# A product and its release: "SGLang v0.5.22", "Megatron-Core 0.16", "vLLM-v0.31.0"; not a model ("Llama-3.1-8B",
-# "Qwen3.5": no separator, or a size after the number).
-_RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
-                      r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
-
-
-def release_named(heading: str) -> tuple[str, str] | None:
-    """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
-    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(tidy_title(heading))
-             if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
-    return next(iter(found)) if len(found) == 1 else None
 
 
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
