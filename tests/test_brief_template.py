@@ -118,3 +118,23 @@ def test_a_source_read_in_another_encoding_says_so() -> None:
     assert "inbox/jay/a.md（note" in markdown and "编码 gb18030，已转码读入" in markdown
     brief.sources[0].encoding = "utf-8"
     assert "已转码读入" not in render_markdown(brief)
+
+
+@pytest.mark.parametrize(("entry", "moved"), [
+    ({"d": "D212", "text": "Lumen-RL 2609.14402 峰值显存 -45% 只有 7B 单机 8 卡"}, True),  # tied only by an off-topic paper
+    ({"d": "D213", "text": "Lumen-RL 2609.14402 rollout 用 vLLM 时 KV cache 占比未报"}, False),  # the topic's matter too
+    ({"d": "D214", "text": "Tessel 2609.31415 数字待核"}, False),  # a paper the brief keeps
+    ({"d": "D215", "text": "Lumen-RL 2609.14402 峰值显存未测", "carried_from": "inbox/tom/2026-09-28-inference-e1prep.md"},
+     False),  # this slot raised it
+])
+def test_an_open_entry_tied_only_to_a_paper_ruled_off_topic_is_listed_elsewhere(entry: dict, moved: bool) -> None:
+    from agents.integrator.node import _papers_ruled_out
+    brief = _brief()
+    brief.excluded = [{"key": "arxiv:2609.14402", "title": "Lumen-RL", "arxiv": ["2609.14402"], "reason": "转交 training",
+                       "paper_card": None, "sources": ["inbox/bo/n.md"]}]
+    brief.register_open = [dict(entry)]
+    _papers_ruled_out(brief, ["vLLM", "KV cache", "TTFT"], "inference-e1prep")
+    assert (entry["d"] in {e["d"] for e in brief.register_elsewhere}) is moved
+    assert (entry["d"] in {e["d"] for e in brief.register_open}) is not moved
+    if moved:
+        assert "主轴外" in render_markdown(brief)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from langgraph.runtime import Runtime
@@ -10,11 +11,13 @@ from agents.integrator.compose import integrate as compose_brief
 from agents.integrator.compose import link_open_entries, living_doc_label
 from agents.integrator.drafts import save_and_write
 from agents.integrator.llm_text import ModelWriter
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.history import window_counts_history
 from agents.scanner.node import current_scan
+from agents.scanner.relevance import relevance
 from agents.verifier.register import ITEM_KINDS, assign_numbers, register_view
 from state.graph_state import RunState
-from state.models import ArxivEntry, BriefWarning
+from state.models import ArxivEntry, Brief, BriefWarning
 from state.runtime import BatonContext
 
 __all__ = ["integrate"]
@@ -23,6 +26,22 @@ __all__ = ["integrate"]
 def _numbered_here(warning: BriefWarning) -> bool:
     """Numbered once the brief keeps it: a one-item warning, or an overdue promise only a brief quoted."""
     return warning.kind in ITEM_KINDS or (warning.kind == "promise_overdue" and not warning.register)
+
+
+def _papers_ruled_out(brief: Brief, keywords: Sequence[str], slot: str) -> None:
+    """An open entry tied to this topic only by a paper of the window that the brief rules off-topic (D212
+    on OffloadRL, an RL training paper) is another topic's: listed with that reason, not carried."""
+    outside = {i for entry in brief.excluded for i in entry.get("arxiv") or []}
+    keep = []
+    for entry in brief.register_open:
+        text = str(entry.get("text") or "")
+        ids = {ref.id for ref in find_arxiv_refs(text) if not ref.malformed}
+        if ids and ids <= outside and relevance(text, keywords) == 0 and \
+                not str(entry.get("source") or entry.get("carried_from") or "").endswith(f"-{slot}.md"):
+            brief.register_elsewhere.append({**entry, "reason": f"所涉论文 {'、'.join(sorted(ids))} 今日判为主轴外"})
+        else:
+            keep.append(entry)
+    brief.register_open = keep
 
 
 def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
@@ -51,6 +70,7 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief.register_open = verified.get("register_open", [])
     brief.register_closed = verified.get("register_closed", [])
     brief.register_elsewhere = verified.get("register_elsewhere", [])
+    _papers_ruled_out(brief, scan.topic.keywords, scan.topic.slot)
     link_open_entries(brief, scan.topic.keywords)
     brief.review_notes = [
         f"第 {d.revision} 版被 {d.by} 驳回（{d.at:%Y-%m-%d %H:%M} UTC）：{d.reason}"
