@@ -809,3 +809,25 @@ def test_an_unrated_repost_of_a_release_joins_the_release() -> None:
     assert b.path in release.sources
     assert "Quill v2.4.1" in item_title(release) and "CSDN" not in item_title(release)
     assert not any(p.heading == "## 评论区" for i in items for p in i.passages)
+
+
+@pytest.mark.parametrize(("key", "headings", "subject", "title", "named"), [
+    # A paper's caveat is named by the paper's lead name, not a section label or a cut-off title.
+    ("arxiv:2703.03391", ["## Tier1-B · Tessel 跨层折叠"], "Tier1-B", "Tessel: Cross-Layer KV Folding for Decoding", "Tessel"),
+    # A one-release digest's caveat is named after the release.
+    ("note:inbox/bo/n.md", ["## Tier1-C · Quill v2.4.1（03-14 发布）"], "Tier1-C", "Quill v2.4.1（03-14 发布）",
+     "Quill v2.4.1（03-14 发布）"),
+    # A digest of several subjects keeps the claim's own name.
+    ("note:inbox/bo/n.md", ["## 1. Quill 部署", "## 2. Heron 调度"], "Heron", "bo 晚报——Quill 部署 / Heron 调度", "Heron"),
+])
+def test_a_caveat_on_an_item_is_named_after_it(key: str, headings: list, subject: str, title: str, named: str) -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.compose import _named_for_item
+    passages = [Passage("inbox/bo/n.md", 10 * i + 1, 10 * i + 5, h, [(10 * i + 2, "- ⚠ 只测了一组配置")])
+                for i, h in enumerate(headings)]
+    item = Item(key=key, keys={key}, passages=passages, sources=["inbox/bo/n.md"],
+                arxiv=[key.split(":")[1]] if key.startswith("arxiv:") else [])
+    warning = BriefWarning(id="", kind="caveat", subject=subject, sources=["inbox/bo/n.md"],
+                           text=f"{subject}：来源作者自注存疑——inbox/bo/n.md L{passages[-1].start + 1}：「只测了一组配置」。")
+    renamed = _named_for_item(warning, [(item, None, None, 0)], {key: (None, [], None, title)})
+    assert renamed.subject == named and renamed.text.startswith(f"{named}：")

@@ -337,13 +337,16 @@ def _named_for_item(warning: BriefWarning, chosen: Sequence[tuple[Item, Judgemen
     if warning.kind != "caveat":
         return warning
     for item, *_ in chosen:
-        if item.key.startswith("note:") or not _about(warning, item):
+        one_subject = len(item.passages) == 1 or len({release_named(p.heading) for p in item.passages} - {None}) == 1
+        if (item.key.startswith("note:") and not one_subject) or not _about(warning, item):
             continue
         subject = warning.subject or ""
         title = str(details[item.key][3])
         if subject in item.arxiv or subject.lower() in title.lower() or any(subject.lower() == n.lower() for n in item.names):
             return warning
-        short = title if len(title) <= 40 else title[:39] + "…"
+        # "KVFold: Cross-Layer KV Cache Folding…" is KVFold; a title without a lead name is said short.
+        lead = re.match(r"([A-Za-z][\w.+-]*[A-Za-z0-9])\s*[:：]\s", title)
+        short = lead.group(1) if lead else title if len(title) <= 40 else title[:39] + "…"
         text = warning.text.replace(f"{subject}：", f"{short}：", 1) if subject else warning.text
         return warning.model_copy(update={"subject": short, "text": text})
     return warning
