@@ -831,3 +831,32 @@ def test_a_caveat_on_an_item_is_named_after_it(key: str, headings: list, subject
                            text=f"{subject}：来源作者自注存疑——inbox/bo/n.md L{passages[-1].start + 1}：「只测了一组配置」。")
     renamed = _named_for_item(warning, [(item, None, None, 0)], {key: (None, [], None, title)})
     assert renamed.subject == named and renamed.text.startswith(f"{named}：")
+
+
+@pytest.mark.parametrize(("heading", "name"), [
+    ("## B. 《Corvid：以线速搬运 KV Cache》⭐⭐", "Corvid"),
+    ("## Corvid · 开源的 GPU 间 KV 搬运库 ⭐⭐⭐⭐", "Corvid"),
+    ("## 3. Ember-1：基于稀疏路由", "Ember-1"),
+    ("## A. 《看得见的 KV Cache 收益》", None),  # no name leads it
+    ("## vLLM 的坑", None),  # a sentence, not a label
+])
+def test_a_heading_leads_with_a_name_as_its_label(heading: str, name: str | None) -> None:
+    from agents.integrator.cluster import lead_name
+    assert lead_name(heading) == name
+
+
+def test_a_translation_is_the_page_it_renders_and_a_repost_joins_the_item_its_heading_names() -> None:
+    night = _File("inbox/bo/2027-03-15T2110-bo-late.md",
+                  "## Corvid · 开源的 GPU 间 KV 搬运库 ⭐⭐⭐⭐\n- 仓库：https://github.com/acme/corvid\n- 400G RoCE 单卡 38 GB/s\n")
+    csdn = _File("inbox/bo/2027-03-16-1620-csdn.md",
+                 "# CSDN\n\n## A. 《看得见的 KV Cache 收益》⭐⭐⭐\n"
+                 "- 译文，原文是官方博客（https://heron.example/blog/kv-wins），译者注了出处\n- 内容跟原文一致\n\n"
+                 "## B. 《Corvid：以线速搬运 KV Cache》⭐⭐\n- README 的中文转述，数字一样\n- 同一个东西，不重复计\n")
+    items = cluster_items(_mentions(night, csdn), [night, csdn])
+    [blog] = [i for i in items if "url:https://heron.example/blog/kv-wins" in i.keys]
+    assert any("看得见的" in p.heading for p in blog.passages)
+    [repo] = [i for i in items if any("github.com/acme/corvid" in k for k in i.keys)]
+    assert any("以线速搬运" in p.heading for p in repo.passages)
+    assert not any(i.key.startswith("note:") for i in items)
+    from agents.integrator.increment_text import item_title
+    assert item_title(repo).startswith("Corvid")

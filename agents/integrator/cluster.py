@@ -60,6 +60,7 @@ class Passage:
     by_heading: bool = False  # the subject is named on the heading line itself
     # Lines elsewhere in the note that name this section by its label ("转交：§3 / §6 → stephen").
     references: list[tuple[int, str]] = field(default_factory=list)
+    adopted: bool = False  # joined to the item by the name its heading leads with (a sequel, a translation)
 
 
 @dataclass
@@ -189,6 +190,9 @@ def _shares_words(line: str, heading: str) -> bool:
 
 
 # A line under a heading that opens with the paper's number: the section's paper ("- arXiv 2609.36871 · HF 当日页 #5").
+# A line saying the section renders another page: "译文，原文是 …（https://…）", "转载自 …", "a translation of …".
+_TRANSLATION = re.compile(r"译文|译自|转载|转述|原文(?:是|为|在|见)|中文版|\btranslat(?:ion|ed) (?:of|from)\b|\brepost(?:ed)? (?:of|from)\b",
+                          re.IGNORECASE)
 _LEADS_WITH_ID = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?(?:arXiv\s*[:：]?\s*\d{4}\.\d{4,5}|https?://(?:www\.)?arxiv\.org/)",
                             re.IGNORECASE)
 
@@ -216,6 +220,9 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
             # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
             # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
+        urls_here = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
+        if urls_here and _TRANSLATION.search(line):
+            return urls_here  # "- 译文，原文是 llm-d 官方博客（https://…）": the passage is that page, in other words
         if _SOURCE_LINE.match(line) and not named_source:  # "来源：CSDN《…》https://…": the passage digests that page
             urls = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
             if urls:
@@ -395,6 +402,9 @@ def cluster_items(
         title = getattr(item.card, "title", None)
         if title and (name := lead_name(str(title))):
             named.setdefault(name.lower(), set()).add(item.key)
+        for passage in item.passages:  # "## KVRail · 开源的 GPU 间 KV 搬运库" over the item's link
+            if passage.subject and (name := lead_name(passage.heading)):
+                named.setdefault(name.lower(), set()).add(item.key)
     _adopt_named_passages(passages, items, named, by_source, shifts)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
@@ -495,8 +505,8 @@ def item_text(item: Item) -> str:
 
 # The name an entry leads with, as its label: "## 1. Ember-1：基于 …", "- **QuokkaServe**（…）", "SpillWay: …".
 # A name followed by a plain space starts a sentence ("vLLM 的坑"), not a label: no name.
-_LEAD = re.compile(r"^\s*(?:#{1,6}\s*)?(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+)?(?:[-*•>]\s*)?(?:\*\*)?"
-                   r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?\s*[：:（(—–]")
+_LEAD = re.compile(r"^\s*(?:#{1,6}\s*)?(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+|[A-Z][.、)]\s+)?(?:[-*•>]\s*)?(?:\*\*)?[《「“]?"
+                   r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?\s*[：:（(—–·]")
 _NOT_NAMES = frozenset({"arxiv", "github", "csdn", "hn", "hf", "url", "note", "notes", "source", "via", "the", "update",
                         "todo", "news", "paper", "blog", "link", "tl", "tldr", "re", "fyi", "pr"})
 
@@ -534,7 +544,7 @@ def _adopt_named_passages(passages: Mapping[str, Sequence[Passage]], items: Mapp
             if len(owners) != 1:
                 continue
             item = items[next(iter(owners))]
-            passage.by_heading = True
+            passage.by_heading = passage.adopted = True
             passage.subject = {item.key}
             item.passages.append(passage)
             if source not in item.sources:
@@ -556,7 +566,7 @@ def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mappin
             keep.append(passage)
             continue
         item = items[next(iter(owners))]
-        passage.by_heading = True  # its heading names the item
+        passage.by_heading = passage.adopted = True  # its heading names the item
         item.passages.append(passage)
         if passage.path not in item.sources:
             item.sources.append(passage.path)

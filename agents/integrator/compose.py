@@ -158,6 +158,13 @@ _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
 
 
+def topic_names(topic: Any) -> frozenset[str]:
+    """How sources name a topic: its name, title, living document's stem, aliases, and the short form the
+    team says of an "llm-" topic ("infra 线" for llm-infra)."""
+    names = {n.lower() for n in (topic.name, topic.title, PurePosixPath(topic.living_doc).stem, *topic.aliases) if n}
+    return frozenset(names | {n[4:] for n in names if n.startswith("llm-") and len(n) > 6})
+
+
 def item_lines(item: Item) -> list[tuple[str, str]]:
     """(path, line) of what the sources say of the item: its passages, the lines citing it, its card."""
     lines = [(p.path, line) for p in item.passages for _, line in [(p.start, p.heading), *p.lines]]
@@ -652,8 +659,7 @@ def integrate(
     outside: list[ArxivEntry] = []
     rules = ScopeRules(
         topic=topic.name,
-        names=frozenset(n.lower() for n in (topic.name, topic.title, PurePosixPath(topic.living_doc).stem,
-                                            *topic.aliases)),
+        names=topic_names(topic),
         keywords=tuple(topic.keywords), section_terms=section_terms(scan.living.sections),
         adjacent=frozenset(a.lower() for a in topic.adjacent or ()), min_relevance=topic.min_relevance,
         owners=frozenset({topic.executor.lower()}), entries=entry_subjects(anchored),

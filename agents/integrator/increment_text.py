@@ -146,7 +146,9 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
         return str(item.card.title)
     if item.queue_title:
         return item.queue_title
-    for passage in sorted(item.passages, key=lambda p: not p.by_heading):
+    # Sections whose heading names the item, a section joined to it by name last ("《KVRail：以线速搬运 KV Cache》",
+    # a translation, is not what the item is called).
+    for passage in sorted(item.passages, key=lambda p: (p.adopted, not p.by_heading)):
         if item.arxiv and re.match(r"^\s*#\s", passage.heading):
             continue  # a note's own title ("# tom · 读论文笔记 · X + 2609.x") names the note, not the paper
         title = tidy_title(passage.heading)

@@ -75,8 +75,9 @@ _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
 # A line ending in an arrow to names: "训练集群运维 → spark llm-infra", "推理侧没变化 -> flyp". Whether it hands the
 # item over depends on what the names are (a person or a topic; "vLLM → SGLang" is a migration): read in scope.
-_ARROW_END = re.compile(r"(?:→|->|⇒|=>)\s*(?P<who>[A-Za-z][\w.-]*(?:\s*[/、,，]?\s*[A-Za-z][\w.-]*){0,2})\s*"
-                        r"(?:[（(][^（）()]{0,20}[）)])?\s*[。.;；]?\s*$")
+_ARROW_END = re.compile(r"(?:→|->|⇒|=>)\s*(?:我的?|给|交给)?\s*(?P<who>[A-Za-z][\w.-]*(?:\s*[/、,，]?\s*[A-Za-z][\w.-]*){0,2})\s*"
+                        # "→ 我 inference 线今晚收", "→ ann（评测线）": a lane word and a few words of when
+                        r"(?:线|lane)?[\u4e00-\u9fff]{0,6}(?:[（(][^（）()]{0,20}[）)])?\s*[。.;；]?\s*$")
 _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主题|topic)?\s*(?:仅|只|仅为|只是)?\s*邻接(?!.{0,4}登记)|"
                        r"only adjacent to\s+(?P<en>[A-Za-z][\w.-]*)|(?<![A-Za-z])(?P<pre>[A-Za-z][\w.-]*)[- ]adjacent only|"
                        # "与 serving 主轴无直接关系", "和 serving 关系不大", "跟 serving 主题无关"
