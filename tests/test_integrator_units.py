@@ -563,6 +563,7 @@ def _owned(topic: str = "serving") -> ScopeRules:
     ("- 集群运维的事 → bo training", False),
     ("- 推理侧没变化 -> cy", False),
     ("- 纯训练侧 ⇒ training", False),
+    ("- 内容是 kernel 和接受率 → 我 training 线今晚收", False),  # the writer's own other lane, in words
     ("- 先看 → ann / bo", True),  # the topic's writer among the receivers
     ("- 迁移路径：Quill → Corvid", True),  # a migration, not a hand-over
     ("- 部署从 v0.29 → v0.30", True),
@@ -860,3 +861,14 @@ def test_a_translation_is_the_page_it_renders_and_a_repost_joins_the_item_its_he
     assert not any(i.key.startswith("note:") for i in items)
     from agents.integrator.increment_text import item_title
     assert item_title(repo).startswith("Corvid")
+
+
+def test_an_llm_topic_is_also_named_by_its_short_form() -> None:
+    from types import SimpleNamespace
+
+    from agents.integrator.compose import topic_names
+    infra = SimpleNamespace(name="llm-infra", title="llm-infra", living_doc="organized/knowledge/llm-infra.md", aliases=[])
+    assert "infra" in topic_names(infra)
+    serving = SimpleNamespace(name="serving", title="Serving", living_doc="organized/knowledge/serving.md", aliases=[])
+    assert topic_names(serving) == {"serving"}
+
