@@ -266,6 +266,7 @@ def test_a_run_closes_the_entry_a_note_settles_and_carries_the_rest(tmp_path) ->
 @pytest.mark.parametrize(("line", "numbers"), [
     ("- 同一配置两个数，新挂 **D296**，晚上写清楚口径", [296]),
     ("- 这条登记为 D297", [297]),
+    ("- 挂到 D296 下面，同一件事", []),  # filed under an existing entry
     ("- raised as D298 in the noon check", [298]),
     ("- D296 沿用，无新证据", []),  # carries, raises nothing
     ("- 和 D206 是同一类问题", []),
@@ -299,3 +300,16 @@ def test_a_note_raising_a_new_thing_under_a_used_number_is_a_collision(tmp_path)
     assert same == []  # the same thing again
     fresh = raised_elsewhere(db, [(299, "inbox/otto/2027-03-16-1245-otto-coordination.md", 22, "- 新挂 D299")], moment)
     assert fresh == []  # a number nobody used
+
+
+@pytest.mark.parametrize(("line", "role"), [
+    ("D279：升级为\"已复现、未修复\"，沿用", "carried"),
+    ("D279：补记——作者回复下周修", "carried"),
+    ("D279：Quill 的复现数字仍只有一源，沿用", "carried"),
+    ("D279：updated — reproduced, still open", "carried"),
+    ("D280：Heron 2-bit KV 只在子集上测（⚠⚠⚬）", "raised"),
+    ("D281：沿用日期与发布日期不一致", "raised"),  # the word inside its subject, not a status at the end
+])
+def test_a_brief_line_updating_an_entry_carries_it(line: str, role: str) -> None:
+    record = parse_brief_text("inbox/lin/2027-03-16-risk-e1prep.md", f"三、矛盾/待核\n{line}\n", date(2027, 3, 16), "lin")
+    assert [i.role for i in record.items] == [role]

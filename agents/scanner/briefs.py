@@ -53,6 +53,10 @@ _STATUS = re.compile(
     r"D(?P<n>\d{3,4})\s*(?P<word>新增|闭合|沿用|补记|续记|更新|跟进)\s*(?:[：:]\s*(?P<t1>[^；;]+)|[（(](?P<t2>[^）)]*)[）)])?"
 )
 _PLAIN = re.compile(r"(?<![\w])D(\d{3,4})(?!\d)")
+# An entry's line that updates it: it starts with an update word or ends saying it stays open.
+_UPDATE = re.compile(r"^(?:升级|降级|补记|续记|更新|追加|补充|跟进|updated?\b|upgraded?\b|downgraded?\b)|"
+                     r"(?:^|[，,；;。\s])(?:沿用|续立|继续沿用|保持开放|仍开放|carried(?: over)?|still open)\s*[。.]?\s*$",
+                     re.IGNORECASE)
 _INNER_MARK = re.compile(rf"[（(][{_MARKS}]+[）)]")
 _TRAILING_MARK = re.compile(rf"\s*[（(][{_MARKS}]+[）)]\s*$")
 _TRAILING_RISK = re.compile(r"\s+(?:中低|中高|中|低|高)\s*$")
@@ -160,7 +164,9 @@ def _items_of_line(line: str, index: int) -> list[BriefItem]:
         tail = _INNER_MARK.search(text)
         row_risk = re.search(r"\s(中低|中高|中|低|高)\s*$", text)
         risk = risk or (tail.group(0).strip("（）()") if tail else None) or (row_risk.group(1) if row_risk else None)
-        items.append(BriefItem(int(raised.group("n")), "raised", _clean_text(text), risk, index))
+        # "D179：升级为"已复现、未修复"，沿用": an update of an open entry carries it, it raises nothing new.
+        role: Role = "carried" if _UPDATE.search(text) else "raised"
+        items.append(BriefItem(int(raised.group("n")), role, _clean_text(text), risk, index))
         return items
     carried = _CARRIED_WITH_TEXT.search(body)
     if carried:

@@ -74,8 +74,9 @@ def closures_in(text: str, first_line: int = 1) -> list[tuple[int, int, str]]:
     return found
 
 
-# A note raising an entry under a number: "新挂 **D196**", "登记为 D212", "记为 D230", "opened D231 for it".
-RAISES = re.compile(r"(?:新挂|挂上?|新开|登记为?|记为|编为)\s*\*{0,2}D(\d{2,5})\b|\b(?:raised?|opened?|filed?)\s+(?:as\s+)?D(\d{2,5})\b",
+# A note raising an entry under a number: "新挂 **D196**", "登记为 D212", "opened D231 for it" (not "挂到 D179
+# 下": filed under an entry that exists).
+RAISES = re.compile(r"(?:新挂|新开|新登记|登记为|新记为|编为)\s*\*{0,2}D(\d{2,5})\b|\b(?:raised?|opened?|filed?)\s+(?:as\s+)?D(\d{2,5})\b",
                     re.IGNORECASE)
 
 
