@@ -162,3 +162,20 @@ def test_a_promise_under_a_heading_is_the_headings_subject_not_the_platform_it_w
 def test_a_promise_by_the_subjects_people_is_the_subjects(note: str, who: str) -> None:
     [found] = _promises(SECOND_NOTE, note)
     assert promise_subject(found.context) == who
+
+
+@pytest.mark.parametrize(("evidence", "kept"), [
+    ("## Quill 仓库今天放了代码\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0 —— release 时间 2027-02-27", True),
+    ("- Quill 的 serving 原型已放出：https://github.com/quill-kv/Quill（README 标了 prototype）", True),
+    ("- Quill 还没放代码，仓库只有 README", False),
+    ("- Heron 今天放了代码", False),  # another promiser
+])
+def test_a_promise_is_kept_when_its_promiser_ships(tmp_path: Path, evidence: str, kept: bool) -> None:
+    from agents.verifier.promises import kept_on
+    db = Database(f"sqlite:///{tmp_path / 'k.db'}")
+    db.upgrade()
+    track_promises(db, extract_mentions("inbox/otto/2027-02-10-n.md", "- Quill：团队计划于 2027-02 发布 serving system。"),
+                   date(2027, 2, 10))
+    track_promises(db, extract_mentions("inbox/jay/2027-02-27-n.md", evidence), date(2027, 2, 27))
+    assert (promise_warnings(db, date(2027, 2, 27)) == []) is kept
+    assert bool(kept_on(db, date(2027, 2, 27))) is kept

@@ -105,3 +105,50 @@ def test_an_item_another_topics_brief_listed_is_new_to_this_topic_not_to_the_vau
     item = Item(key="arxiv:2703.00007", arxiv=["2703.00007"], sources=["inbox/lin/2027-03-16-a.md", other])
     said = core_argument(item, "Quokka", Judgement("net_new"), "infra.md v3")
     assert "本主题首次锚入" in said and other in said and "今日首次出现" not in said
+
+
+def _day_brief(tmp_path, note: str, living_extra: str = "", earlier: str = ""):  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import _brief
+
+    root = _vault(tmp_path)
+    if living_extra:
+        doc = root / "organized/knowledge/inference.md"
+        doc.write_text(doc.read_text(encoding="utf-8") + living_extra, encoding="utf-8")
+    if earlier:
+        Path(root / "inbox/tom/2026-09-28-inference-e1prep.md").write_text(earlier, encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(note, encoding="utf-8")
+    return _brief(root)
+
+
+def _status_of(brief, words: str):  # type: ignore[no-untyped-def]
+    for inc in brief.increments:
+        if words in inc.title:
+            return inc.status
+    for name in ("carried", "excluded", "below_cut"):
+        if any(words in str(e.get("title", "")) for e in getattr(brief, name)):
+            return name
+    return None
+
+
+def test_a_patch_release_of_a_tracked_engine_is_an_integration(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n## §Backend.2 vLLM v0.30.1 补丁版 ⭐⭐⭐⭐\n- https://github.com/vllm-project/vllm/releases/tag/v0.30.1\n"
+            "- MXFP8 KV 在 SM90 上的回退写死为 FP8 E4M3，prefill 路径修了一个 hash bug\n- decode ITL 没变化\n")
+    assert _status_of(_day_brief(tmp_path, note), "vLLM v0.30.1") == "integrated"
+
+
+def test_an_anchored_thing_that_ships_today_is_an_integration_not_carried(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n## §Backend.1 Quill 仓库今天放了代码 ⭐⭐⭐⭐\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0\n"
+            "- KV cache 融合的实现和一个 serving 原型都在，README 标了 prototype\n- 性能数字只有一张图，先不引\n")
+    living = "## §3.4 跨模型 KV\n- Quill：模型间直接传 KV cache（ICLR）〔v9 · 2026-09-28〕\n"
+    assert _status_of(_day_brief(tmp_path, note, living), "Quill") == "integrated"
+
+
+def test_a_question_in_a_heading_is_no_increment(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# stephen · radar\n\n## 2. vLLM 0.31 发了？⚠⚬⚬⚬\n- X 上转发都写 0.31，我没点进 release 页\n"
+            "- 如果属实，prefill 路线可能也进了；请 jay 确认\n")
+    brief = _day_brief(tmp_path, note)
+    assert not any("0.31" in inc.title for inc in brief.increments)
+    assert any("问句" in str(e.get("reason", "")) for e in brief.excluded)

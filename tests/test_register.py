@@ -218,6 +218,8 @@ CLOSURES = [
     ("- D233 可以关闭：作者 v2 补了消融", 233),
     ("- D234 can be closed: the maintainers posted the numbers", 234),
     ("- D235 settled by the v2 appendix", 235),
+    ("- 文档和代码注释一起改了——D236 说的\"文档与代码不一致\"这条，release note 里点名修掉了", 236),
+    ("- D237 fixed in v0.9.1 (PR #2773)", 237),
 ]
 NOT_CLOSURES = [
     "- D236：v0.9 没提，沿用",
@@ -227,6 +229,8 @@ NOT_CLOSURES = [
     "- D239 not closed yet: waiting for the rerun",
     "- D231 与 D232 一起闭合",  # two numbers in one clause: which one the evidence settles is unsaid
     "- 闭合条件：D233 要等作者回复",
+    "- D238：修复版原定 9-26，还没发",
+    "- D239 还没修掉，issue 仍开着",
 ]
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
 __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
-           "section_key", "item_text", "release_named",
+           "section_key", "item_text", "release_named", "heading_name",
            "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
@@ -505,7 +505,7 @@ def item_text(item: Item) -> str:
 
 # The name an entry leads with, as its label: "## 1. Ember-1：基于 …", "- **QuokkaServe**（…）", "SpillWay: …".
 # A name followed by a plain space starts a sentence ("vLLM 的坑"), not a label: no name.
-_LEAD = re.compile(r"^\s*(?:#{1,6}\s*)?(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+|[A-Z][.、)]\s+)?(?:[-*•>]\s*)?(?:\*\*)?[《「“]?"
+_LEAD = re.compile(r"^\s*(?:#{1,6}\s*)?(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+|[A-Z][.、)]\s+|§[A-Za-z]+(?:\.\d+)+\s+)?(?:[-*•>]\s*)?(?:\*\*)?[《「“]?"
                    r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?\s*[：:（(—–·]")
 _NOT_NAMES = frozenset({"arxiv", "github", "csdn", "hn", "hf", "url", "note", "notes", "source", "via", "the", "update",
                         "todo", "news", "paper", "blog", "link", "tl", "tldr", "re", "fyi", "pr"})
@@ -523,8 +523,14 @@ def lead_name(line: str) -> str | None:
 
 
 # A heading that leads with a name and then says in words what it adds: "## 3. DraftShare 补一句".
-_HEADING_LEAD = re.compile(r"^\s{0,3}#{1,6}\s*(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+)?(?:\*\*)?"
+_HEADING_LEAD = re.compile(r"^\s{0,3}#{1,6}\s*(?:§?\s*\d{1,2}(?:\.\d+)*[.、)]?\s+|§[A-Za-z]+(?:\.\d+)+\s+)?(?:\*\*)?"
                            r"([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*)(?:\*\*)?(?=\s+[\u4e00-\u9fff]|\s*$)")
+
+
+def heading_name(heading: str) -> str | None:
+    """The name a section heading leads with: as a label ("## 3. Ember-1：…") or before its words ("## C2C 仓库…")."""
+    lead = _HEADING_LEAD.match(heading)
+    return lead_name(heading) or (lead.group(1) if lead else None)
 
 
 def _adopt_named_passages(passages: Mapping[str, Sequence[Passage]], items: Mapping[str, Item],
@@ -538,8 +544,7 @@ def _adopt_named_passages(passages: Mapping[str, Sequence[Passage]], items: Mapp
         for passage in own:
             if passage.subject or not passage.heading or _STAR_MARK.search(passage.heading) or _H1.match(passage.heading):
                 continue
-            lead = _HEADING_LEAD.match(passage.heading)
-            name = lead_name(passage.heading) or (lead.group(1) if lead else None)
+            name = heading_name(passage.heading)
             owners = named.get(name.lower(), set()) if name else set()
             if len(owners) != 1:
                 continue

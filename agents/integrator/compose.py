@@ -19,6 +19,7 @@ from agents.integrator.cluster import (
     Item,
     MistakenNumber,
     cluster_items,
+    heading_name,
     mistaken_numbers,
     release_named,
     section_key,
@@ -156,6 +157,49 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
 # A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
 _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
+
+
+_RANK_LABEL = re.compile(r"(?:tier|top|rank|p|q|part|step)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?", re.IGNORECASE)
+
+
+def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
+    """A note section's own name ("## C2C 仓库今天放了代码") names it, so the living document's bullets and the
+    earlier briefs that name it are found; the topic's own terms ("vLLM", "FlashInfer") name too much to count."""
+    common = {k.lower() for k in rules.keywords} | set(rules.names)
+    leads = {n.lower() for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)
+             and (n := heading_name(p.heading)) and len(n) >= 3 and not _RANK_LABEL.fullmatch(n)} - common
+    new = sorted(leads - set(item.names))
+    return replace(item, names=[*item.names, *new]) if new else item
+
+
+# A source reporting that a thing shipped today: code or weights out, a release tag.
+_RELEASED = re.compile(r"今天(?:正式)?(?:放了|放出|发布|开源|上线)|放了代码|代码(?:已)?放出|权重(?:已)?放出|开源了|"
+                       r"github\.com/[\w.-]+/[\w.-]+/releases/tag/|\b(?:released|shipped|is out) (?:today|on)\b",
+                       re.IGNORECASE)
+
+
+def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
+                        rules: ScopeRules) -> Judgement:
+    """A new release of a thing the living document keeps ("vLLM v0.30.1" beside its "vLLM v0.30.0" bullet) adds
+    to that thing's entry: an integration, not a NET-new item; an anchored thing that shipped today (its code
+    out, a release tag) is an integration too, not a carried one."""
+    own = [p for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)]
+    if judgement.status == "carried" and not judgement.marked and own and any(
+            _RELEASED.search(line) for p in own for line in [p.heading, *(text for _, text in p.lines)]):
+        # Anchored, and today it shipped ("C2C 仓库今天放了代码", a releases/tag link): news of an anchored thing.
+        return replace(judgement, status="integrated")
+    if judgement.status != "net_new" or not own or item.arxiv:
+        return judgement
+    releases = {release_named(p.heading) for p in own}
+    if len(releases) != 1 or None in releases:
+        return judgement
+    product, version = next(iter(releases))
+    if product not in rules.tracked:
+        return judgement
+    bullets = [(s, b) for s, b in anchored if re.match(rf"\W*{re.escape(product)}\b", str(b.text), re.IGNORECASE)]
+    if not bullets or any(version in str(b.text) for _, b in bullets):
+        return judgement
+    return replace(judgement, status="integrated", bullets=bullets[:3], new_figures=list(item.figures))
 
 
 def topic_names(topic: Any) -> frozenset[str]:
@@ -749,7 +793,8 @@ def integrate(
                              "paper_card": item.card.card if item.card is not None else None,
                              "sources": item.sources})
             continue
-        judgement = judge_status(item, anchored, scan.earlier_briefs)
+        item = _with_heading_names(item, rules)
+        judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         if fit.mark == "carried" and judgement.status != "carried":
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
             judgement = replace(judgement, status="carried", marked=fit.evidence)

@@ -458,6 +458,10 @@ def _lane_elsewhere(mark: Mark, rules: ScopeRules) -> bool:
     return bool(lane) and _targets(lane.group(1), rules) == (False, True)
 
 
+# A heading that asks: "vLLM 0.31 发了？", "Is Quill 2.0 out?" (marks and ratings after the question mark).
+_ASKED = re.compile(r"[？?]\s*(?:[⭐★☆⚠⚬]|\s)*$")
+
+
 def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     """Each passage of a note digest judged on its own words and marks.
 
@@ -481,6 +485,11 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         if outside is not None:  # "和 inference 没关系", "不进 inference": the scout keeps it out of this topic
             verdicts.append(PassageVerdict(passage, "excluded", f"来源标注不属本主轴：「{_quote(outside.text)}」"
                                            f"（{_where(passage.path, outside)}）"))
+            continue
+        if _ASKED.search(passage.heading):
+            # "## vLLM 0.31 发了？⚠⚬⚬⚬": the scout asks, asks someone to check; a question is no news of its own.
+            verdicts.append(PassageVerdict(passage, "excluded", f"来源以问句提出、待核实，不作增量：「{_quote(passage.heading)}」"
+                                           f"（{passage.path} L{passage.start}）"))
             continue
         status = next((m for kind in ("discard", "carried", "anchored") for m in marks if m.kind == kind), None)
         if status is not None:

@@ -24,7 +24,7 @@ from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
-from agents.verifier.promises import track_promise_history
+from agents.verifier.promises import kept_on, track_promise_history
 from agents.verifier.register import (
     close_entry,
     closed_on,
@@ -235,7 +235,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_elsewhere": register_elsewhere,
-        "register_closed": closed_on(ctx.db, scan.day),
+        "register_closed": [*closed_on(ctx.db, scan.day), *kept_on(ctx.db, scan.day)],
         "superseded": sorted(superseded),  # days the vault's slot briefs record (for the integrator's numbers)
         "own_record": own_record,
         "arxiv": [e.model_dump(mode="json") for e in entries],

@@ -33,7 +33,8 @@ __all__ = [
     "promise_subject","PROMISE_HISTORY_DAYS", "track_promises", "track_promise_history", "promise_warnings"]
 
 PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
-_DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开)|发布了|开源了|上线了|released|is out|now available",
+_DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开|兑现)|发布了|开源了|上线了|放了代码|代码放出|放出来了|"
+                   r"(?:按时)?兑现了|released|is out|now available|shipped|github\.com/[\w.-]+/[\w.-]+/releases/tag/",
                    re.IGNORECASE)
 _NOT_DONE = re.compile(r"仍(?:然)?(?:没|未)|尚未|还没|没有任何|未见|跳票|not (?:yet )?released|no release", re.IGNORECASE)
 
@@ -74,11 +75,15 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
             if row.first_seen > day.isoformat() or (row.confirmed_on and row.confirmed_on <= day.isoformat()):
                 continue  # an earlier confirmation (a backfill can bring one) replaces a later one
             words = set(row.key.split("|", 1)[1].split())
+            who = (promise_subject(row.text) or "").lower()
             for mention in mentions:
+                if mention.kind == "promise":
+                    continue  # a line restating the promise is no evidence it was kept
                 context = mention.context
                 found = set(re.split(r"[^a-z0-9]+", context.lower()))
-                if words and len(words & found) >= max(1, len(words) // 2) and _DONE.search(context) \
-                        and not _NOT_DONE.search(context):
+                # What was promised (most of its words), or who promised it ("C2C … releases/tag/v0.1.0").
+                named = (words and len(words & found) >= max(1, len(words) // 2)) or (len(who) >= 3 and who in found)
+                if named and _DONE.search(context) and not _NOT_DONE.search(context):
                     row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
                     # The day's evidence settles the promise: its register entry closes with that evidence.
                     session.execute(
@@ -188,6 +193,18 @@ def promise_subject(text: str) -> str | None:
             continue
         return name
     return None
+
+
+def kept_on(db: Database, day: date) -> list[dict]:
+    """Promises the evidence of ``day`` shows kept, that no register entry of baton's closes (one carried under
+    the vault's own number, say): for the brief's "本轮闭合" line, so a kept promise is said, not just dropped."""
+    with db.session() as session:
+        numbered = {key.removeprefix("promise:") for key in session.scalars(
+            select(RegisterEntryRow.key).where(RegisterEntryRow.key.like("promise:%")))}
+        rows = session.scalars(select(PromiseRow).where(PromiseRow.confirmed_on == day.isoformat())
+                               .order_by(PromiseRow.due, PromiseRow.id))
+        return [{"d": "承诺兑现", "text": f"「{row.text[:90]}」（{row.source}，{row.first_seen} 首见，期限 {row.when}）",
+                 "evidence": row.confirmed_by or ""} for row in rows if row.key not in numbered]
 
 
 def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
