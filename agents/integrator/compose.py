@@ -184,8 +184,11 @@ def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tup
     to that thing's entry: an integration, not a NET-new item; an anchored thing that shipped today (its code
     out, a release tag) is an integration too, not a carried one."""
     own = [p for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)]
+    known = " ".join([*(str(b.text) for _, b in judgement.bullets), *judgement.briefs])
+    shipped = {release_named(p.heading) for p in own} - {None}
     if judgement.status == "carried" and not judgement.marked and own and any(
-            _RELEASED.search(line) for p in own for line in [p.heading, *(text for _, text in p.lines)]):
+            _RELEASED.search(line) for p in own for line in [p.heading, *(text for _, text in p.lines)]) \
+            and not any(version in known for _, version in shipped):  # "vLLM v0.30.1" the document already keeps
         # Anchored, and today it shipped ("C2C 仓库今天放了代码", a releases/tag link): news of an anchored thing.
         return replace(judgement, status="integrated")
     if judgement.status != "net_new" or not own or item.arxiv:
