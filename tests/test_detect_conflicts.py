@@ -121,6 +121,23 @@ def test_one_paper_is_one_subject_however_it_is_named(notes: tuple[str, ...], ex
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
 
 
+@pytest.mark.parametrize(("notes", "expected"), [
+    # A before → after pair is a relative change, compared with one written as such.
+    (("- Tessel 吞吐 +41%（8×H100，70B）", "- Tessel 吞吐 1,820 → 2,350 tok/s（8×H100，70B）"), {"Tessel throughput 增幅"}),
+    (("- Tessel TTFT 降 20%（H100）", "- Tessel TTFT 800 ms → 400 ms（H100）"), {"Tessel ttft 降幅"}),
+    # Near misses: the pair agrees once rounded; points of a percentage; another set-up; model sizes.
+    (("- Tessel 吞吐 +29%（8×H100，70B）", "- Tessel 吞吐 1,820 → 2,350 tok/s（8×H100，70B）"), set()),
+    (("- Tessel 命中率 +40%", "- Tessel 命中率 1.7% → 92.2%"), set()),
+    (("- Tessel 吞吐 +41%（16×H100，70B）", "- Tessel 吞吐 1,820 → 2,350 tok/s（8×H100，8B）"), set()),
+    (("- Tessel 吞吐（70B）很稳", "- Tessel 吞吐（8B）很稳"), set()),
+])
+def test_a_before_after_pair_is_compared_as_its_change(notes: tuple[str, ...], expected: set[str]) -> None:
+    found = check_number_conflicts(_mentions(*notes))
+    assert {w.subject for w in found} == expected
+    if expected:
+        assert "→" in found[0].text and "折合" in found[0].text
+
+
 def test_a_cards_figures_are_its_papers() -> None:
     card = extract_mentions("organized/paper_cards/1572-2711-03391.md", "- 表 2（H100，70B）：KV 显存 -52%")
     note = extract_mentions("inbox/x/n.md", "- Tessel（arXiv 2711.03391）KV 显存 -35%（H100，70B）")

@@ -48,7 +48,8 @@ __all__ = [
 
 _UNIT_ALIASES = {"x": "×", "倍": "×", "秒": "s", "configs": "个", "config": "个", "configurations": "个",
                  "configuration": "个", "GiB": "GB"}
-_SKIP_UNITS = frozenset({"条", "件", "卡"})  # counts of a note's own items, not measurements
+# Counts of a note's own items, and sizes that are the set-up ("70B" parameters, "128K" context), not results.
+_SKIP_UNITS = frozenset({"条", "件", "卡", "B", "K", "M"})
 _ARROW = ("→", "->", "➜", "⇒")
 _CURRENT = re.compile(r"最新|当前|目前|现行|现为|已发布|刚发布|\bcurrent(?:ly)?\b|\blatest\b|\bnewest\b|\bnow\b",
                       re.IGNORECASE)
@@ -122,6 +123,7 @@ class FigureClaim:
     mention: Mention
     conditions: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
     named: str = field(default="", compare=False)  # the name the source gave the paper ``subject`` is the number of
+    derived: str = field(default="", compare=False)  # a change worked out from a before → after pair, as said
 
 
 @dataclass(frozen=True)
@@ -344,8 +346,15 @@ _SCOPE = re.compile(rf"(?:{_METRIC_ALT})(?:\s*[A-Za-z0-9\u4e00-\u9fff]{{0,4}})?\
 def _scope(text: str) -> frozenset[str]:
     """The set-up a metric is written with: ``TTFT（多轮 Agent）`` → 多轮agent."""
     return frozenset(m.group(1).replace(" ", "").lower() for m in _SCOPE.finditer(text)
-                     if not _CONDITIONS["hardware"].fullmatch(m.group(1).strip())
-                     and not metric_qualifiers(m.group(1)))
+                     if not _only_conditions(m.group(1)) and not metric_qualifiers(m.group(1)))
+
+
+def _only_conditions(text: str) -> bool:
+    """A bracket that only states the set-up ("8×H100，70B", "H100"): conditions, read as such, not a scope."""
+    rest = text
+    for pattern in _CONDITIONS.values():
+        rest = pattern.sub(" ", rest)
+    return not re.sub(r"[\s,，、/·×x*+\d]|卡|节点|nodes?|gpus?", "", rest, flags=re.IGNORECASE)
 
 
 _BRACKET = re.compile(r"[（(][^（）()]{0,160}[）)]")
@@ -452,7 +461,10 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         if pos < 0:
             continue
         context = mention.context
-        if context[end:].lstrip().startswith(_ARROW) or context[:pos].rstrip().endswith(_ARROW):
+        # "吞吐 1,820 → 2,350 tok/s": the pair says a relative change (+29.1%), compared with one written as such.
+        pair = _before_of(here, index, context, pos)
+        derived = ""
+        if context[end:].lstrip().startswith(_ARROW) or (context[:pos].rstrip().endswith(_ARROW) and pair is None):
             continue
         clause = context[spans[index - 1][1] if index > 0 else 0:pos]
         change = _direction(clause) if mention.detail.get("unit") == "%" else 0
@@ -474,6 +486,16 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = _prose_subject(context, spans, index, sources)
         if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
             metric = "throughput"
+        if pair is not None:
+            metric = metric or ("throughput" if unit in ("tok/s", "tokens/s", "req/s") else None)
+            subject = subject or (None if table else _prose_subject(context, spans, index - 1, sources))
+            before = pair
+            percent = round((float(mention.detail["number"]) - before) / before * 100, 1)
+            if not percent:
+                continue
+            change, unit = (1 if percent > 0 else -1), "%"
+            low = top = abs(percent)
+            derived = f"{before:,g} → {mention.value}，折合 {percent:+g}%"
         line_ids = ids.get((mention.source, mention.line), [])
         if subject is not None:
             subject = _paper_of(subject, context, line_ids) or subject
@@ -511,7 +533,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             baselines = {m.group(1).lower() for m in _BASELINE.finditer(context)}
             if baselines:
                 conditions = {**conditions, "baseline": frozenset(baselines)}
-        claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions))
+        claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions, derived=derived))
     return _named_papers(claims, mentions)
 
 
@@ -533,6 +555,27 @@ def _name_on_line(mention: Mention) -> str | None:
                 and word.lower() not in _PLAIN_HEADS and not _HARDWARE.fullmatch(word):
             return word
     return None
+
+
+def _before_of(here: list[Mention], index: int, context: str, pos: int) -> float | None:
+    """The value before an arrow to this figure, when the two are one quantity's before and after (one unit, no
+    ranges, not percentages or ratios: "1.7% → 92.2%" is a change in points, "2× → 3×" no quantity)."""
+    head = context[:pos].rstrip()
+    if not head.endswith(_ARROW):
+        return None
+    after = here[index]
+    unit = str(after.detail.get("unit"))
+    if unit in ("%", "×", "x", "倍") or after.detail.get("high") is not None:
+        return None
+    # The number before the arrow, with the unit or without it ("1,820 → 2,350 tok/s" writes it once).
+    written = re.search(rf"(?<![\w.,])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?:{re.escape(unit)})?\s*(?:{'|'.join(map(re.escape, _ARROW))})$",
+                        head)
+    if written is None:
+        return None
+    number = float(written.group(1).replace(",", ""))
+    if unit == "s" and "ms" in head[written.start():]:
+        return None
+    return number or None
 
 
 _CARD_FILE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})\.md$")
@@ -721,7 +764,7 @@ def check_version_conflicts(mentions: Sequence[Mention], references: Sequence[Me
 
 
 def _fmt(claim: FigureClaim) -> str:
-    return claim.mention.value
+    return claim.derived or claim.mention.value
 
 
 def _said(claim: FigureClaim, limit: int = 50) -> str:
