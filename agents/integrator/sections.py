@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.integrator.scope import names_tracked, tracked_subjects
+from agents.scanner.instructions import is_instruction
 
 __all__ = ["SectionMatch", "tokenize", "propose_section", "rank_sections", "placed_sections"]
 
@@ -108,6 +109,8 @@ def placed_sections(lines: Sequence[tuple[str, str]], sections: Sequence[Any], o
     others_low = [n.lower() for n in others if n and n.lower() not in ours_low]
     found: Counter = Counter()
     for path, line in lines:
+        if is_instruction(line):
+            continue  # "致 E1 模型：…写入 §1.(7)" places nothing
         for match in _SECTION_REF.finditer(line):
             written = _section_id(match.group(0))
             sid = known.get(written)
