@@ -344,3 +344,31 @@ def test_a_promise_only_a_brief_quotes_is_kept_unnumbered_for_the_integrator(tmp
     by_subject = {w.subject: w for w in warnings if w.kind.startswith("promise")}
     assert by_subject["Quill"].kind == "promise_overdue" and by_subject["Quill"].register is None
     assert by_subject["Heron"].kind == "promise_open" and by_subject["Heron"].register
+
+
+@pytest.mark.parametrize(("lines", "slipped"), [
+    # One paper: its card's title and a list giving the name with two digits swapped, or one digit wrong.
+    (["| 5 | Tessel: Preemption-Tolerant MoE Training | 2709.40737 |"], True),
+    (["- Tessel（arXiv 2709.40378）：MoE 重分片"], True),
+    (["- Tessel-KV: KV Eviction for Long Decoding（2709.40737）"], True),  # the lead written with a short suffix
+    # Near misses: numbers far apart are two papers; another name; another month.
+    (["- Tessel（arXiv 2709.41999）：另一篇同名工作"], False),
+    (["- Heron（arXiv 2709.40737）：MoE 调度"], False),
+    (["- Tessel（arXiv 2708.40377）：上月的版本"], False),
+])
+def test_a_name_under_a_slip_of_its_cards_number_is_an_id_conflict(lines: list[str], slipped: bool) -> None:
+    from agents.verifier.identifiers import check_id_conflicts
+
+    @dataclass
+    class _Card:
+        card: int
+        arxiv: str
+        title: str
+        path: str = "organized/paper_cards/1565-2709-40377.md"
+
+    card = _Card(1565, "2709.40377", "Tessel: Elastic Expert Re-sharding for MoE Training")
+    mentions = _mentions("inbox/tom/2027-09-30-0900-hf-daily.md", "\n".join(lines))
+    found = [w for w in check_id_conflicts(mentions, [], {}, [card]) if w.kind == "id_conflict"]
+    assert bool(found) is slipped
+    if slipped:
+        assert "2709.40377" in found[0].text and "笔误" in found[0].text

@@ -183,6 +183,7 @@ def check_id_conflicts(mentions: Sequence[Mention], references: Sequence[Mention
             continue
         warnings.append(make_warning("id_conflict", text, "中", "核对原文链接，统一为正确号码；错号出现处加注",
                                  [n.mention.source for n in group], label, f"id_conflict:name:{key}"))
+    warnings += _slipped_numbers(names, titles, window, {w.key for w in warnings}, [*mentions, *references])
     by_id: dict[str, list[ArxivName]] = defaultdict(list)
     for named in names:
         if named.strong and _PROPER.fullmatch(named.name) and not named.mention.source.startswith(CARD_DIR):
@@ -206,6 +207,70 @@ def check_id_conflicts(mentions: Sequence[Mention], references: Sequence[Mention
             "低", "查 arXiv 标题后改正出错的一处", [n.mention.source for n in group], identifier,
             f"id_conflict:id:{identifier}"))
     return warnings
+
+
+def _lead(name: str) -> str | None:
+    """The proper name a name or title leads with: "ShardLoom" of "ShardLoom: Preemption-Tolerant MoE Training"."""
+    match = re.match(r"\s*([A-Za-z][\w+-]*[A-Za-z0-9])(?=\s*(?:[:：（(]|$))", name)
+    word = match.group(1) if match else ""
+    return word if len(word) >= 4 and re.search(r"[A-Z].*[A-Z0-9]|[0-9]", word[1:] or "") or (
+        word[:1].isupper() and len(word) >= 5) else None
+
+
+def _slip(a: str, b: str) -> bool:
+    """Two numbers of one month whose digits differ as a slip does: two swapped, or one written wrong."""
+    if a[:5] != b[:5] or len(a) != len(b):
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                              and a[diff[1]] == b[diff[0]])
+
+
+def _slipped_numbers(names: Sequence[ArxivName], titles: Mapping[str, tuple[str, str]], window: set[str],
+                     raised: set[str], mentions: Sequence[Mention]) -> list[BriefWarning]:
+    """``id_conflict`` for one paper's name under a number and a slip of it ("ShardLoom" as 2609.40377 on its
+    card, "ShardLoom: Preemption-Tolerant MoE Training" as 2609.40737 in a daily list): the names differ
+    past their lead, the lead and the near-same digits say it is one paper."""
+    by_lead: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    spelled: dict[str, str] = {}
+    for named in names:
+        if named.mention.source.startswith(CARD_DIR):
+            continue
+        # The name's lead, or the line's ("- Tessel-KV: KV Eviction…（2709.40737）" is named after its subtitle).
+        line = re.sub(r"^[\s>*•|\-]*(?:\d{1,3}\s*[.、)|]\s*)?", "", named.mention.context or "")
+        for lead in {found for found in (_lead(named.name), _lead(line)) if found}:
+            by_lead[_core(lead)][named.id].append(named.mention.source)
+            spelled.setdefault(_core(lead), lead)
+    for identifier, (title, origin) in titles.items():
+        if lead := _lead(title):
+            by_lead[_core(lead)][identifier].append(origin)
+            spelled[_core(lead)] = lead  # the card's spelling
+    warnings = []
+    for core, ids in sorted(by_lead.items()):
+        lead = spelled[core]
+        numbers = sorted(ids)
+        if len(numbers) != 2 or not _slip(*numbers) or f"id_conflict:name:{name_key(lead)}" in raised \
+                or not any(source in window for found in ids.values() for source in found):
+            continue
+        known = [i for i in numbers if i in titles]
+        parts = "；".join(f"{i}（{'、'.join(sorted(set(ids[i]))[:3])}）" for i in numbers)
+        text = f"同一名称「{lead}」对应两个只差一两位的 arXiv 号：{parts}，疑为笔误。"
+        if len(known) == 1:
+            text += f"{titles[known[0]][1]} 标题与 {known[0]} 相符，以其为准。"
+        settled = next((m for m in mentions if m.kind == "arxiv" and m.value in numbers and m.value not in known
+                        and _SLIP.search(m.context or "")), None)
+        if settled is not None:
+            text += f"{settled.source} L{settled.line} 已注明为笔误。"
+        warnings.append(make_warning("id_conflict", text, "低" if settled is not None else "中",
+                                     f"错号出现处加注，统一写作 {known[0]}" if len(known) == 1 else "核对原文链接，统一为正确号码",
+                                     sorted({s for found in ids.values() for s in found if not s.startswith(CARD_DIR)}),
+                                     lead, f"id_conflict:name:{name_key(lead)}"))
+    return warnings
+
+
+def _core(lead: str) -> str:
+    """A lead name without a short suffix: "ThinkPrune" for "ThinkPrune-KV" (one system, written short)."""
+    return re.sub(r"-[A-Za-z0-9]{1,3}$", "", lead).lower()
 
 
 def check_single_source(mentions: Sequence[Mention], references: Sequence[Mention] = (),
