@@ -220,6 +220,7 @@ CLOSURES = [
     ("- D235 settled by the v2 appendix", 235),
     ("- 文档和代码注释一起改了——D236 说的\"文档与代码不一致\"这条，release note 里点名修掉了", 236),
     ("- D237 fixed in v0.9.1 (PR #2773)", 237),
+    ("- → 9-24 挂的那条\"回退文档和代码说的不一样\"（D238），到这里算是了了，可以关", 238),
 ]
 NOT_CLOSURES = [
     "- D236：v0.9 没提，沿用",
@@ -231,6 +232,8 @@ NOT_CLOSURES = [
     "- 闭合条件：D233 要等作者回复",
     "- D238：修复版原定 9-26，还没发",
     "- D239 还没修掉，issue 仍开着",
+    "- D240 不能关，还差文档",
+    "- 关于 D241：可关注后续",
 ]
 
 
@@ -317,3 +320,27 @@ def test_a_note_raising_a_new_thing_under_a_used_number_is_a_collision(tmp_path)
 def test_a_brief_line_updating_an_entry_carries_it(line: str, role: str) -> None:
     record = parse_brief_text("inbox/lin/2027-03-16-risk-e1prep.md", f"三、矛盾/待核\n{line}\n", date(2027, 3, 16), "lin")
     assert [i.role for i in record.items] == [role]
+
+
+def test_an_entry_another_brief_of_the_day_closed_is_said_closed_not_dropped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from agents.verifier.register import closed_on, open_entries, seed_register
+    from state.db import Database
+
+    tz = ZoneInfo("Asia/Shanghai")
+    db = Database(f"sqlite:///{tmp_path / 'c.db'}")
+    db.upgrade()
+    raised = parse_brief_text("inbox/lin/2027-03-10-serving-e1prep.md", "三、矛盾/待核\nD284：Quill SM90 回退文档与代码不一致（⚠⚠⚬）",
+                              date(2027, 3, 10), "lin", "serving-e1prep", datetime(2027, 3, 10, 22, 20, tzinfo=tz))
+    other = parse_brief_text("inbox/bo/2027-03-16-infra-e1prep.md", "三、矛盾/待核\nD284 闭合：v0.9.1 点名修复",
+                             date(2027, 3, 16), "bo", "infra-e1prep", datetime(2027, 3, 16, 11, 52, tzinfo=tz))
+    late = parse_brief_text("inbox/cy/2027-03-16-risk-e1prep.md", "三、矛盾/待核\nD284 闭合：同上",
+                            date(2027, 3, 16), "cy", "risk-e1prep", datetime(2027, 3, 16, 23, 5, tzinfo=tz))
+    seed_register(db, [], [raised, other, late])
+    end = datetime(2027, 3, 16, 22, 20, tzinfo=tz)
+    [closed] = closed_on(db, date(2027, 3, 16), end)
+    assert closed["d"] == "D284" and "infra-e1prep" in closed["evidence"] and "点名修复" in closed["evidence"]
+    assert closed_on(db, date(2027, 3, 16)) == []  # without the window, another brief's round is its own
+    assert "D284" not in {e.d for e in open_entries(db, end)}

@@ -52,10 +52,11 @@ def parse_register(text: str) -> list[RegisterEntry]:
 # "D190 can be closed: the spec now gives a date". Not "暂不闭合", "别闭合", "D184 没提，沿用", "not closed yet".
 _CLOSE_WORD = re.compile(r"(?<![不未没别])(?:可以|建议|可|应|该|准备|晚上|今晚|本轮|今天|today)?\s*(?:闭合|关闭|结案|销号)|"
                          r"(?<![没未])(?:修掉了|修复了|修好了|已修复|已解决|解决了)|\b(?:fixed|resolved) (?:in|by)\b|"
+                         r"(?:可以|能|可)关(?:了|掉)?(?![\u4e00-\u9fff])|"
                          r"\b(?:can be |should be |to be |now )?(?:closed|settled|resolved)\b|\bclose (?:it|this|D\d+)\b",
                          re.IGNORECASE)
 _NOT_CLOSED = re.compile(r"(?:不|未|没|别|暂不|先不|不能|无法|还不能|尚未)\s*(?:能\s*)?(?:闭合|关闭|结案)|"
-                         r"(?:没|未|还没|尚未|并未)\s*(?:修|解决)|修复版|"
+                         r"(?:没|未|还没|尚未|并未)\s*(?:修|解决)|修复版|(?:不|别|不能|不可以?|先不|还不能)\s*关|"
                          r"\bnot (?:yet )?(?:be )?(?:closed|settled|resolved)\b|\b(?:can't|cannot|don't) close\b|"
                          r"已闭合的|闭合条件|闭合前", re.IGNORECASE)
 

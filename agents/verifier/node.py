@@ -235,7 +235,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_elsewhere": register_elsewhere,
-        "register_closed": [*closed_on(ctx.db, scan.day), *kept_on(ctx.db, scan.day)],
+        "register_closed": [*closed_on(ctx.db, scan.day, scan.end, own), *kept_on(ctx.db, scan.day)],
         "superseded": sorted(superseded),  # days the vault's slot briefs record (for the integrator's numbers)
         "own_record": own_record,
         "arxiv": [e.model_dump(mode="json") for e in entries],

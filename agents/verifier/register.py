@@ -495,18 +495,26 @@ def open_entries(db: Database, as_of: date | datetime, exclude: Collection[str] 
     return found
 
 
-def closed_on(db: Database, day: date) -> list[dict]:
+def closed_on(db: Database, day: date, until: datetime | None = None, exclude: Collection[str] = ()) -> list[dict]:
     """Entries the evidence of ``day`` closed, with that evidence (for the brief's "本轮闭合" line).
 
-    Not the closures another brief of the day wrote (``closed_from``): that is its round, and it may
-    be written after this brief or be this slot's own brief.
+    With ``until`` (the window's end), also those another brief of the day closed before it (not one of
+    ``exclude``, this slot's own): said as that brief's closure, so an entry never just vanishes.
     """
     with db.session() as session:
         rows = session.scalars(select(RegisterEntryRow).where(RegisterEntryRow.closed == day.isoformat(),
-                                                              RegisterEntryRow.status == "closed",
-                                                              RegisterEntryRow.closed_from.is_(None))
+                                                              RegisterEntryRow.status == "closed")
                                .order_by(RegisterEntryRow.number))
-        return [{"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""} for row in rows]
+        found = []
+        for row in rows:
+            if row.closed_from is None:
+                found.append({"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""})
+            elif until is not None and row.closed_from not in exclude and (
+                    row.closed_at is None or row.closed_at <= utc_moment(until)):
+                found.append({"d": f"D{row.number}", "text": row.text,
+                              "evidence": f"已由 {row.closed_from} 闭合：" +
+                                          (row.evidence or "").removeprefix(row.closed_from).lstrip("：: ")})
+        return found
 
 
 def allocated_in(db: Database, thread: str) -> list[dict]:
