@@ -152,3 +152,19 @@ def test_a_question_in_a_heading_is_no_increment(tmp_path) -> None:  # type: ign
     brief = _day_brief(tmp_path, note)
     assert not any("0.31" in inc.title for inc in brief.increments)
     assert any("问句" in str(e.get("reason", "")) for e in brief.excluded)
+
+
+def test_a_project_described_in_other_words_is_found_by_its_repository(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n### 线索1 那套开源的数据中心级分布式推理框架出了 1.0.2 ⭐⭐⭐\n"
+            "https://github.com/quill-ai/quillserve/releases/tag/v1.0.2\n"
+            "- 就是带多级 KV 块管理器、按 KV 命中做路由的那个\n- 1.0.2 是补丁：SSD 层块回收泄漏修了\n")
+    living = "## §3.5 分布式推理框架\n- QuillServe 1.0：KV 块管理器 + KV-aware routing〔v9 · 2026-09-20〕\n"
+    brief = _day_brief(tmp_path, note, living)
+    [inc] = [i for i in brief.increments if "1.0.2" in i.title]
+    assert inc.status == "integrated" and inc.title.startswith("Quillserve")
+
+
+@pytest.mark.parametrize("line", ["- 功能面没变，原来怎么锚的还怎么锚", "- 照原来的锚法写", "- nothing changes, anchor as before"])
+def test_the_scout_keeping_the_anchor_is_an_anchored_mark(line: str) -> None:
+    from agents.scanner.marks import read_marks
+    assert "anchored" in {m.kind for m in read_marks([(3, line)])}

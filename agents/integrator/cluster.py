@@ -38,6 +38,7 @@ __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", 
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
+_GITHUB_REPO = re.compile(r"https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+?)(?:\.git)?(?:[/?#]|$)", re.IGNORECASE)
 _PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
 # A link line under a heading: the URL bare or after a short label ("URL：", "来源：", "Source: ", "原文：").
@@ -383,6 +384,9 @@ def cluster_items(
                 item.arxiv.append(value)
             elif kind == "pr" and value not in item.names:
                 item.names.append(value)
+            elif kind == "url" and (repo := _GITHUB_REPO.match(value)) and len(repo.group(1)) >= 4 \
+                    and repo.group(1).lower() not in item.names:
+                item.names.append(repo.group(1).lower())  # github.com/ai-dynamo/dynamo/… is Dynamo's page
         for arxiv_id in item.arxiv:
             if arxiv_id in cards_by_id and item.card is None:
                 item.card = cards_by_id[arxiv_id]

@@ -153,6 +153,11 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
             continue  # a note's own title ("# tom · 读论文笔记 · X + 2609.x") names the note, not the paper
         title = tidy_title(passage.heading)
         if _nameable(title):
+            # "英伟达那套…框架出了 1.0.2" over github.com/ai-dynamo/dynamo: said with the project's name.
+            repo = next((n for n in item.names if item.urls and any(f"/{n}" in u.lower() for u in item.urls)
+                         and "github.com" in " ".join(item.urls)), None)
+            if repo and not re.search(r"[A-Za-z]{3,}", title):
+                return f"{repo[:1].upper()}{repo[1:]} · {title}"
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.
     for _, bullet in judgement.bullets if judgement else []:

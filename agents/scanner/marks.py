@@ -66,6 +66,8 @@ _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)
 # "these pieces are already in the living doc". Anchored, not NET-new. ("Mooncake、llm-d 活文档都有，这篇补的是
 # 生产数字" says the components are kept, not the paper: no mark.)
 _ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n]{0,10}?锚过|"
+                              r"原来怎么锚的?还怎么锚|照(?:原来|旧)的?(?:锚|写)法?|锚(?:法|点)不变|"
+                              r"\b(?:anchor(?:ed)? as before|keep the (?:existing )?anchor)\b|"
                               r"\b(?:already|all) (?:covered|in) (?:by |in )?(?:the |our )?living doc|"
                               r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
