@@ -130,6 +130,10 @@ def test_one_paper_is_one_subject_however_it_is_named(notes: tuple[str, ...], ex
     (("- Tessel 命中率 +40%", "- Tessel 命中率 1.7% → 92.2%"), set()),
     (("- Tessel 吞吐 +41%（16×H100，70B）", "- Tessel 吞吐 1,820 → 2,350 tok/s（8×H100，8B）"), set()),
     (("- Tessel 吞吐（70B）很稳", "- Tessel 吞吐（8B）很稳"), set()),
+    # The pair's words stand before its first figure; a baseline named "对照组是 X" is not whose figure it is.
+    (("## Tessel（arXiv 2709.38214）\n- 8×H200、70B，对照组是 Quill CPU offload 基线——decode 吞吐 +41%",
+      "- Tessel（arXiv 2709.38214）：8×H200、70B，对比 Quill 基线，decode 吞吐 1,820 tok/s → 2,350 tok/s"),
+     {"2709.38214 throughput decode 增幅"}),
 ])
 def test_a_before_after_pair_is_compared_as_its_change(notes: tuple[str, ...], expected: set[str]) -> None:
     found = check_number_conflicts(_mentions(*notes))

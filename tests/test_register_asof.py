@@ -287,10 +287,11 @@ def _caveat(subject: str, said: str) -> BriefWarning:
     ("Quokka 0.12.0 上的吞吐未复现", False),                        # the version alone, another product
     ("同一配置（16×H200、70B、8B 草稿）两个数", False),             # only hardware and sizes in common
     ("H200 上 70B 的数字没复现", False),
+    ("作者自测（每节点 8×H200，跨节点 RDMA）：没有对照", False),  # hardware and a technology word only
 ])
 def test_a_caveat_restating_an_open_entry_carries_its_number(tmp_path: Path, said: str, carried: bool) -> None:
     brief = parse_brief_text("inbox/spark/2026-09-29-llm-infra-e1prep.md",
-                             "三、矛盾/待核\nD230：Pareto Atlas 基于 Corvid 0.12.0，H200 上 70B 与 8B 的绝对数字不可迁移到 v0.30.x（⚠⚬⚬）",
+                             "三、矛盾/待核\nD230：Pareto Atlas 基于 Corvid 0.12.0，8×H200 上 70B 与 8B 的绝对数字跨节点 RDMA 未验证，不可迁移到 v0.30.x（⚠⚬⚬）",
                              date(2026, 9, 29), "spark", "llm-infra-e1prep", _at(29, 18, 40))
     db = _db(tmp_path)
     seed_register(db, [], [*_briefs(), brief])

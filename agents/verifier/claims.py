@@ -87,7 +87,7 @@ _APPROX = re.compile(r"(?:约|大约|近|将近|接近|约为|~|～|≈|about|ar
 _AT_LEAST = re.compile(r"(?:超过|高于|不低于|至少|>|≥|over|above|at least|more than)\s*$", re.IGNORECASE)
 _AT_MOST = re.compile(r"(?:低于|不超过|至多|<|≤|under|below|at most|less than)\s*$", re.IGNORECASE)
 _CHAIN_SEP = re.compile(r"^\s*(?:vs\.?|VS\.?|对比?|比|/|、|和|与|and|versus)\s*$")
-_CLAUSE_BREAK = re.compile(r"[。；;，,]")
+_CLAUSE_BREAK = re.compile(r"[。；;，]|,(?!\d{3}(?!\d))")  # not the comma of a grouped number ("1,820")
 _TIME_METRICS = frozenset({"ttft", "itl", "tpot", "latency", "p50", "p99"})
 # The direction of a relative change written before its percentage ("降低约 41%", "-58%", "cuts TTFT p99 by
 # 30%"), in its clause. Words whose direction depends on the metric ("快 30%": less latency but more
@@ -98,7 +98,7 @@ _DOWN = re.compile(r"(?:(?<![\w.])[-−](?=\s*$)|降低?|下降|减少|缩短|�
                    re.IGNORECASE)
 _UP = re.compile(r"(?:[+＋](?=\s*$)|提升|提高|增加|增长|上升|上涨|涨了|\bimprov\w*|\bincreas\w*|\bboost\w*|"
                  r"\bgain(?:s|ed)?\b|\brais\w*|\bup\b)" + _BETWEEN, re.IGNORECASE)
-_BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
+_BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|对照组?是?|基线是?|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
                        r"\brelative to|\bcompared (?:to|with))\s*([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)",
                        re.IGNORECASE)
 
@@ -158,7 +158,8 @@ def _sources_named(mentions: Sequence[Mention]) -> set[str]:
     return sources
 
 
-_PLATFORM_BEFORE = re.compile(r"(?:在|于|基于|相对于?|相比|比|较|对比|\bon|\batop|\bover|\bthan|\bagainst)\s*$",
+_PLATFORM_BEFORE = re.compile(r"(?:在|于|基于|相对于?|相比|比|较|对比|对照组?是?|基线是?|\bon|\batop|\bover|\bthan|"
+                              r"\bagainst|\bbaseline(?: is)?)\s*$",
                               re.IGNORECASE)
 
 
@@ -401,7 +402,7 @@ def _claim_conditions(mention: Mention, spans: list[tuple[int, int]], index: int
 
 
 def _subject(mention: Mention, ids: dict[tuple[str, int], list[str]]) -> str | None:
-    for back in range(0, 4):
+    for back in range(0, 6):
         found = ids.get((mention.source, mention.line - back))
         if found and len(found) == 1:
             return found[0]
@@ -520,7 +521,9 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         if unit == "×" and not table:
             pair = _name_chain(context[:pos], sources, 2)
             subject = f"{pair[0]} vs {pair[1]}" if pair else subject
-        qualifier_text = _qualifier_text(mention, spans, index)
+        # A before → after pair's words stand before its first figure ("decode 吞吐 1,820 tok/s → 2,350 tok/s").
+        paired = pair is not None and index > 0 and context[spans[index - 1][1]:pos].strip() in _ARROW
+        qualifier_text = _qualifier_text(mention, spans, index - 1 if paired else index)
         if metric in ("p50", "p99"):
             # "TTFT p99 180ms": the percentile qualifies the metric named before it, else a latency.
             base = [m for m in ("ttft", "itl", "tpot", "latency", "延迟") if m in qualifier_text.lower()]

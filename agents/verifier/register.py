@@ -299,8 +299,11 @@ _COMMON = frozenset({"the", "and", "for", "with", "not", "arxiv", "http", "https
 
 # Tokens every benchmark line shares (hardware, model sizes, precisions, layouts, bare numbers): two entries
 # naming "H100" and "8B" are not about one thing. A paper's number or a name is what ties them.
-_GENERIC_TOKEN = re.compile(r"[a-z]{1,3}\d{2,4}[a-z]?|\d+(?:\.\d+)?[bkmgt]|(?:fp|bf|int|nvfp|mxfp)\d+|(?:tp|pp|ep|dp)\d+|"
-                            r"\d+(?:\.\d+)?(?:x|ms|s|gb)?|v?\d+\.\d+(?:\.\d+)*")
+_GENERIC_TOKEN = re.compile(r"(?:\d+[×x])?[a-z]{1,3}\d{2,4}[a-z]?|\d+(?:\.\d+)?[bkmgt]|(?:fp|bf|int|nvfp|mxfp)\d+|"
+                            r"(?:tp|pp|ep|dp)\d+|\d+(?:\.\d+)?(?:x|×|%|ms|s|gb|g)?|v?\d+\.\d+(?:\.\d+)*|"
+                            # the field's common technology words: every benchmark line may name them
+                            r"rdma|roce|roce-?v2|nvme|nvme-?of|cxl|hbm|gpu|gpus|cpu|nvlink|pcie|infiniband|ib|ethernet|"
+                            r"mtls|tls|kv|cache|kv-cache|prefill|decode|ttft|tpot|itl|p50|p99|goodput|throughput|latency")
 
 
 def _tokens(text: str) -> set[str]:
