@@ -234,3 +234,11 @@ def test_where_a_figure_ran_is_not_whose_figure_it_is() -> None:
     # One paper, two sources, one set-up: still a conflict.
     again = "- Tessel（arXiv 2610.30001）：复测，EAGLE 类草稿在 Quokka 上端到端加速 3.4×"
     assert len(check_number_conflicts(_mentions(a, again))) == 1
+
+
+def test_a_table_row_takes_its_metric_from_a_metric_column_and_a_same_as_above_cell_names_nothing() -> None:
+    table = ("| 条件 | 指标 | Tessel vs 固定 k=4 |\n|---|---|---|\n"
+             "| Quokka-70B FP8 · 4×H100 · batch 64 | 输出吞吐 | **+18%** |\n| 同上 · batch 256 | 输出吞吐 | +31% |\n")
+    claims = [c for c in figure_claims(_mentions(table)) if c.unit == "%"]
+    assert {c.subject for c in claims} == {"Tessel"}
+    assert {c.metric for c in claims} == {"throughput output 增幅"}

@@ -179,3 +179,13 @@ def test_a_promise_is_kept_when_its_promiser_ships(tmp_path: Path, evidence: str
     track_promises(db, extract_mentions("inbox/jay/2027-02-27-n.md", evidence), date(2027, 2, 27))
     assert (promise_warnings(db, date(2027, 2, 27)) == []) is kept
     assert bool(kept_on(db, date(2027, 2, 27))) is kept
+
+
+def test_a_later_note_saying_the_promise_was_kept_in_the_promises_words_confirms_it(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'l.db'}")
+    db.upgrade()
+    track_promises(db, extract_mentions("inbox/otto/2027-02-10-n.md", "- Quill：团队计划于 2027-02 发布 serving system。"),
+                   date(2027, 2, 10))
+    later = "- Quill：2-10 记的\"计划于 2027-02 发布 serving system\"——今天 10:12 GitHub 终于放了 v0.1.0"
+    track_promises(db, extract_mentions("inbox/jay/2027-02-27-n.md", later), date(2027, 2, 27))
+    assert promise_warnings(db, date(2027, 2, 27)) == []

@@ -156,7 +156,7 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
             # "英伟达那套…框架出了 1.0.2" over github.com/ai-dynamo/dynamo: said with the project's name.
             repo = next((n for n in item.names if item.urls and any(f"/{n}" in u.lower() for u in item.urls)
                          and "github.com" in " ".join(item.urls)), None)
-            if repo and not re.search(r"[A-Za-z]{3,}", title):
+            if repo and not re.search(r"[A-Za-z]{3,}", title) and repo.lower() not in title.lower():
                 return f"{repo[:1].upper()}{repo[1:]} · {title}"
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.

@@ -264,14 +264,20 @@ def _table_subject(table: dict, sources: set[str]) -> str | None:
         return None
     first = table["row"][0]
     names = _names(first, sources)
-    return names[0].group(1) if names else (first or None)
+    if names:
+        return names[0].group(1)
+    # A first cell that only states the set-up ("Llama-3.1-70B FP8 · 4×H100 · batch 64") names no subject.
+    return None if not first or _only_conditions(re.sub(r"[\w.-]*\d+(?:\.\d+)?[BbMm]\b|batch\s*\d+|TP\d+|SXM|PCIe|同上|同前|"
+                                                        r"ditto|same as above", " ", first)) \
+        else first
 
 
 def _table_metric(mention: Mention, table: dict) -> str | None:
     cells = table["row"]
     column = table["column"]
     cell = cells[column] if 0 <= column < len(cells) else ""
-    for text in (cell, table.get("header", ""), cells[0] if cells else ""):
+    # The value's cell, its column, the row's label, then any cell of the row (a "指标" column: "输出吞吐").
+    for text in (cell, table.get("header", ""), cells[0] if cells else "", *cells[1:]):
         lowered = text.lower()
         found = [(lowered.find(m.lower()), m) for m in METRICS if m.lower() in lowered and m.lower() not in (
             "tok/s", "req/s")]
@@ -292,7 +298,9 @@ def _qualifier_text(mention: Mention, spans: list[tuple[int, int]], index: int) 
     if table:
         cells = table["row"]
         cell = cells[table["column"]] if 0 <= table["column"] < len(cells) else ""
-        return f"{table.get('header', '')} {cell} {cells[0] if cells else ''}"
+        # The value's cell, its column, and the row's words that are not another value ("输出吞吐" in a 指标 column).
+        words = [c for i, c in enumerate(cells) if i != table["column"] and not re.search(r"\d\s*(?:%|×|ms|s\b|tok/s)", c)]
+        return f"{table.get('header', '')} {cell} {' '.join(words)}"
     context = mention.context
     pos, end = spans[index]
     start = spans[index - 1][1] if index > 0 else 0
@@ -347,7 +355,8 @@ _SCOPE = re.compile(rf"(?:{_METRIC_ALT})(?:\s*[A-Za-z0-9\u4e00-\u9fff]{{0,4}})?\
 def _scope(text: str) -> frozenset[str]:
     """The set-up a metric is written with: ``TTFT（多轮 Agent）`` → 多轮agent."""
     return frozenset(m.group(1).replace(" ", "").lower() for m in _SCOPE.finditer(text)
-                     if not _only_conditions(m.group(1)) and not metric_qualifiers(m.group(1)))
+                     if not _only_conditions(m.group(1)) and not metric_qualifiers(m.group(1))
+                     and not _BASELINE.search(m.group(1)))  # "（对照 EAGLE-3 固定 k=4）" is the baseline, said as such
 
 
 def _only_conditions(text: str) -> bool:

@@ -34,7 +34,8 @@ __all__ = [
 
 PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
 _DONE = re.compile(r"已(?:经)?(?:正式)?(?:发布|开源|上线|放出|公开|兑现)|发布了|开源了|上线了|放了代码|代码放出|放出来了|"
-                   r"(?:按时)?兑现了|released|is out|now available|shipped|github\.com/[\w.-]+/[\w.-]+/releases/tag/",
+                   r"(?:按时)?兑现了|终于(?:放|发)了?|放了\s*v?\d|released|is out|now available|shipped|"
+                   r"github\.com/[\w.-]+/[\w.-]+/releases/tag/",
                    re.IGNORECASE)
 _NOT_DONE = re.compile(r"仍(?:然)?(?:没|未)|尚未|还没|没有任何|未见|跳票|not (?:yet )?released|no release", re.IGNORECASE)
 
@@ -77,8 +78,8 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
             words = set(row.key.split("|", 1)[1].split())
             who = (promise_subject(row.text) or "").lower()
             for mention in mentions:
-                if mention.kind == "promise":
-                    continue  # a line restating the promise is no evidence it was kept
+                if mention.kind == "promise" and (mention.source == row.source or not _DONE.search(mention.context)):
+                    continue  # a line restating the promise is no evidence it was kept, unless it says it was
                 context = mention.context
                 found = set(re.split(r"[^a-z0-9]+", context.lower()))
                 # What was promised (most of its words), or who promised it ("C2C … releases/tag/v0.1.0").
