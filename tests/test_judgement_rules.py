@@ -168,3 +168,21 @@ def test_a_project_described_in_other_words_is_found_by_its_repository(tmp_path)
 def test_the_scout_keeping_the_anchor_is_an_anchored_mark(line: str) -> None:
     from agents.scanner.marks import read_marks
     assert "anchored" in {m.kind for m in read_marks([(3, line)])}
+
+
+def test_a_section_naming_an_open_register_entry_is_an_integration(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import _brief
+
+    root = _vault(tmp_path)
+    (root / "organized/registry").mkdir(parents=True)
+    (root / "organized/registry/contradictions.md").write_text(
+        "| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
+        "| D279 | Quill FP8 KV 在 >64K 上下文精度劣化的社区 issue 未复现 | ⚠⚠⚬ 中 | 2026-09-21 | 沿用 | x |\n",
+        encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
+        "# jay\n\n## Quill FP8 KV 长上下文掉精度：有人复现了（D279）⭐⭐⭐\n- https://github.com/quill/quill/issues/1234\n"
+        "- 96K needle 从 94% 掉到 81%，prefill 之后 decode 阶段开始偏\n", encoding="utf-8")
+    brief = _brief(root)
+    [inc] = [i for i in brief.increments if "复现" in i.title]
+    assert inc.status == "integrated" and "D279" in inc.argument

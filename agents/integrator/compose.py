@@ -68,6 +68,7 @@ from agents.scanner.caveats import METADATA_CAVEAT, RISK_ORDER
 from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
 from agents.scanner.excerpt import excerpt
 from agents.scanner.queue import claimed_flag
+from agents.scanner.register import D_NUMBER
 from agents.verifier.caveats import is_metadata_caveat
 from agents.verifier.identifiers import certain_repairs, renumbered_mentions, repaired_mentions
 from agents.verifier.names import leading_system
@@ -176,6 +177,21 @@ def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
 _RELEASED = re.compile(r"今天(?:正式)?(?:放了|放出|发布|开源|上线)|放了代码|代码(?:已)?放出|权重(?:已)?放出|开源了|"
                        r"github\.com/[\w.-]+/[\w.-]+/releases/tag/|\b(?:released|shipped|is out) (?:today|on)\b",
                        re.IGNORECASE)
+
+
+def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, Any]) -> Judgement:
+    """A section whose heading names an open register entry ("## FlashInfer FP8 KV 掉精度：有人复现了（D179）") brings
+    news of a question the team already holds: an integration, not a NET-new item."""
+    if judgement.status != "net_new":
+        return judgement
+    for passage in item.passages:
+        if not passage.path.startswith("inbox/") or is_brief_path(passage.path):
+            continue
+        for number in (int(n) for n in D_NUMBER.findall(passage.heading)):
+            if number in entries:
+                return replace(judgement, status="integrated",
+                               marked=f"续登记簿 D{number}：{str(entries[number].text)[:50]}")
+    return judgement
 
 
 def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
@@ -728,6 +744,7 @@ def integrate(
     # The papers the register's open entries are about (its file's rows as of the brief).
     register_papers = {r.id for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)
                        for r in find_arxiv_refs(e.text) if not r.malformed}
+    open_entries = {e.number: e for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)}
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
@@ -798,6 +815,7 @@ def integrate(
             continue
         item = _with_heading_names(item, rules)
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
+        judgement = _follows_entry(item, judgement, open_entries)
         if fit.mark == "carried" and judgement.status != "carried":
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
             judgement = replace(judgement, status="carried", marked=fit.evidence)
