@@ -186,3 +186,23 @@ def test_a_section_naming_an_open_register_entry_is_an_integration(tmp_path) -> 
     brief = _brief(root)
     [inc] = [i for i in brief.increments if "复现" in i.title]
     assert inc.status == "integrated" and "D279" in inc.argument
+
+
+@pytest.mark.parametrize(("reading", "status"), [
+    # Another scout's own section with figures: news, whatever the vote-count note says.
+    ("## §3 Tessel 复测协议细节（arXiv 2609.31415）⭐⭐⭐⭐\n- 新协议下 KV cache 复用掉 6.8 pt，旧基准只掉 1.2 pt\n", "net_new"),
+    # Near miss: a mention in passing carries no reading of its own.
+    ("## 杂项\n- 2609.31415 的 KV cache 复用还在榜上\n", "carried"),
+])
+def test_one_scouts_carried_mark_does_not_speak_for_anothers_reading(tmp_path, reading: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import _brief
+
+    root = _vault(tmp_path)
+    (root / "inbox/tom/2026-09-29-0900-hf-daily.md").write_text(
+        "# tom · hf\n\n- 9-28 的 2609.31415 票数只小涨，沿用，无新内容\n", encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1505-jay-evening.md").write_text(f"# jay\n\n{reading}", encoding="utf-8")
+    brief = _brief(root)
+    found = [i.status for i in brief.increments if "2609.31415" in i.arxiv]
+    carried = [e for e in brief.carried if "2609.31415" in (e.get("arxiv") or [])]
+    assert (found[0] if found else "carried" if carried else None) == status

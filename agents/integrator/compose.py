@@ -179,6 +179,15 @@ _RELEASED = re.compile(r"今天(?:正式)?(?:放了|放出|发布|开源|上线)
                        re.IGNORECASE)
 
 
+def _read_anew(item: Item, evidence: str) -> bool:
+    """Another scout discusses the item in a section of its own with figures today: one scout's "沿用，无新内容"
+    (of a vote count, say) does not speak for that reading."""
+    marked = re.search(r"（((?:inbox|organized)/[^\s）]+?) L\d+）", evidence)
+    where = marked.group(1) if marked else ""
+    return any(p.path != where and p.by_heading and p.path.startswith("inbox/") and not is_brief_path(p.path)
+               and any(f.source == p.path and p.start <= f.line <= p.end for f in item.figures) for p in item.passages)
+
+
 def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, Any]) -> Judgement:
     """A section whose heading names an open register entry ("## FlashInfer FP8 KV 掉精度：有人复现了（D179）") brings
     news of a question the team already holds: an integration, not a NET-new item."""
@@ -816,7 +825,7 @@ def integrate(
         item = _with_heading_names(item, rules)
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         judgement = _follows_entry(item, judgement, open_entries)
-        if fit.mark == "carried" and judgement.status != "carried":
+        if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
             judgement = replace(judgement, status="carried", marked=fit.evidence)
         elif fit.mark == "anchored" and judgement.status == "net_new":
