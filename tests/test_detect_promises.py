@@ -156,6 +156,8 @@ def test_a_promise_under_a_heading_is_the_headings_subject_not_the_platform_it_w
     # A section heading without a name: the note's title names what it reads.
     ("# 精读 · Lumen: Timing-Safe Caching\n## 4. 批判性阅读\n- README 写 \"artifact release planned for 2026-11-20\"\n",
      "Lumen"),
+    # The note's title leads with its author: the subject is what the title reads.
+    ("# bo · 精读 · Tessel（arXiv 2611.02817）\n## 4. 代码\n- 作者说\"将于 2026-12-01 前开源\"\n", "Tessel"),
     # The line names its promiser before the people word: that name.
     ("## Heron 调度器\n- Corvid 的维护者说 plugin will ship by 2026-12-01\n", "Corvid"),
 ])

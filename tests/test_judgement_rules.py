@@ -206,3 +206,12 @@ def test_one_scouts_carried_mark_does_not_speak_for_anothers_reading(tmp_path, r
     found = [i.status for i in brief.increments if "2609.31415" in i.arxiv]
     carried = [e for e in brief.carried if "2609.31415" in (e.get("arxiv") or [])]
     assert (found[0] if found else "carried" if carried else None) == status
+
+
+def test_a_notes_author_named_in_its_title_is_no_subject_of_its_sections(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay · 精读 · Tessel（arXiv 2609.31415）\n\n## 1. 它解决什么问题\n- KV cache 复用在多租户下泄露前缀\n"
+            "## 2. 数字\n- prefill TTFT 补齐到桶上沿，p99 +11%\n")
+    earlier = "# tom · inference E1\n\n二、增量条目\n增量 1：jay 的 KV 笔记（沿用）\n"
+    brief = _day_brief(tmp_path, note, earlier=earlier)
+    [inc] = [i for i in brief.increments if "2609.31415" in i.arxiv]
+    assert inc.status == "net_new"  # the earlier brief names jay, not Tessel

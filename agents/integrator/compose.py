@@ -166,8 +166,9 @@ _RANK_LABEL = re.compile(r"(?:tier|top|rank|p|q|part|step)[-_ ]?\d+(?:[-_.]?[A-Z
 def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
     """A note section's own name ("## C2C 仓库今天放了代码") names it, so the living document's bullets and the
     earlier briefs that name it are found; the topic's own terms ("vLLM", "FlashInfer") name too much to count."""
-    common = {k.lower() for k in rules.keywords} | set(rules.names)
+    common = {k.lower() for k in rules.keywords} | set(rules.names) | set(rules.people)  # an author is no subject
     leads = {n.lower() for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)
+             and not re.match(r"\s{0,3}#\s", p.heading)  # a note's title names the note ("# flyP · 精读 · …")
              and (n := heading_name(p.heading)) and len(n) >= 3 and not _RANK_LABEL.fullmatch(n)} - common
     new = sorted(leads - set(item.names))
     return replace(item, names=[*item.names, *new]) if new else item

@@ -306,6 +306,9 @@ def _title_name(title: str) -> str | None:
     lead = re.search(r"([A-Za-z][\w.+-]*[A-Za-z0-9])\s*[:：]\s*[A-Z]", title)
     if lead and _HEADING_NAME.fullmatch(lead.group(1)):
         return lead.group(1)
+    parts = [p.strip() for p in re.split(r"\s+[·|]\s+", title)]
+    if len(parts) > 1 and re.fullmatch(r"[A-Za-z][\w-]*", parts[0]):
+        title = " · ".join(parts[1:])  # "flyP · 精读 · ShardLake（…）": the first part is the author
     return next((n for n in _HEADING_NAME.findall(title) if not PLATFORM.fullmatch(n)), None)
 
 
