@@ -48,7 +48,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bunspecified\b", re.IGNORECASE)),
     ("单一测试条件", re.compile(
         r"只有这一组|只(?:在|测了?|跑了?|给了?)[^，。；,;]{0,20}?(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
-        r"单节点测试|单卡实验|单模型|\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace)s?\b|"
+        r"单节点测试|单卡实验|单模型|只有(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家|位)|别(?:写成|当成?)通用(?:结论|数字?)|"
+        r"不要(?:写成|当成?)通用(?:结论|数字?)|\bnot a general (?:result|conclusion)\b|"
+        r"\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace|reproducer)s?\b|"
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
     ("作者自报", re.compile(
         r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"

@@ -69,7 +69,8 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 _EN_WHEN = (r"\d{4}-\d{2}(?:-\d{2})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
             r"|Q[1-4]\s+\d{4}|\d{4}\s*Q[1-4]"
             # without a year, counted from the note's date: "by 10-04", "before Oct 4", "on October 12"
-            r"|(?<![\d-])\d{1,2}-\d{1,2}(?![\d-])|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?![\d,])")
+            r"|(?<![\d-])\d{1,2}-\d{1,2}(?![\d-])|(?<![\d/.])\d{1,2}/\d{1,2}(?![\d/])"
+            r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?![\d,])")
 _PROMISE = re.compile(
     r"(?P<lead>计划(?!书)|预计|将于|将在|会在|会于|要在|承诺|拟于|拟在|预定|说是|宣布将|表示将|表示会|准备(?:在|于)?|打算(?:在|于)?"
     r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
@@ -94,7 +95,9 @@ _PROMISE = re.compile(
     r"|\b(?P<what_n>RC|release|GA|launch|code|weights|artifacts?(?: release)?|(?:benchmark )?numbers|results|PR)\s+"
     r"(?:is\s+|are\s+)?(?P<lead_n>planned|scheduled|slated|due|expected|targeted)\s+(?:for|by|on|in|before)\s+"
     r"(?P<when_n>" + _EN_WHEN + r")"
-    r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)",
+    r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)"
+    # "the fix will land in v0.6.3, targeting 9/26": a target date after what is promised
+    r"|\b(?P<what_t2>fix|release|patch|version|v\d[\w.]*)\b[^.;\n]{0,40}?\btarget(?:s|ing|ed)?\s+(?P<when_t2>" + _EN_WHEN + r")",
     re.IGNORECASE,
 )
 # The author says the figures on this line are not to be compared ("不是一回事，不能合并").
@@ -167,7 +170,7 @@ def _due_of(when: str, written: date | None = None) -> tuple[str, str] | None:
         compact = f"{(month - 1) % 12 + 1}月{relative.group(2) or ''}"
     compact = compact.replace("月内", "月底")
     # "10-04", "oct4", "october12": a day written without its year
-    dashed = re.fullmatch(r"(\d{1,2})-(\d{1,2})", compact)
+    dashed = re.fullmatch(r"(\d{1,2})[-/](\d{1,2})", compact)
     named_day = re.fullmatch(r"([a-z]{3})[a-z]*\.?(\d{1,2})", compact)
     if dashed:
         compact = f"{int(dashed.group(1))}月{int(dashed.group(2))}日"
@@ -395,7 +398,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             ))
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")
-                          or match.group("when_p") or match.group("when_d") or match.group("when_n"), written)
+                          or match.group("when_p") or match.group("when_d") or match.group("when_n")
+                          or match.group("when_t2"), written)
             if due is None:
                 continue
             sentence = sentence_at(line, match.start(), match.end())
@@ -420,7 +424,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 source=source, kind="promise", value=due[0], raw=match.group(0), line=index,
                 context=sentence,
                 detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")
-                        or match.group("what_p") or match.group("what_d") or match.group("what_n")},
+                        or match.group("what_p") or match.group("what_d") or match.group("what_n")
+                        or match.group("what_t2")},
             ))
         for caveat in find_caveats(line):
             # A caveat in a table row is quoted as the row said in words, its columns named; a heading the
