@@ -76,11 +76,15 @@ def _host(url: str) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
+_VAULT_PATH = re.compile(r"(?:inbox|organized)/[\w./-]+?\.md", re.IGNORECASE)
+
+
 def mentions_item(text: str, item: Item) -> bool:
     """Tell whether ``text`` names the item: its arXiv number, its URL (or page host), its PR."""
     if item.arxiv and any(ref.id in item.arxiv for ref in find_arxiv_refs(text)):
         return True
-    lowered = text.lower()
+    # A vault path names its file, not what it is about ("…-tierweave-kvset-sep30.md" is no mention of KVSET).
+    lowered = _VAULT_PATH.sub(" ", text).lower()
     for url in item.urls:
         bare = url.split("://", 1)[-1].rstrip("/").lower()
         host = _host(url)
