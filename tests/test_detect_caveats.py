@@ -12,6 +12,9 @@ from agents.scanner.mentions import extract_mentions
 from agents.verifier.caveats import caveat_subject, check_caveats
 
 CAVEATS = [
+    # One reproduction, not a general result.
+    ("- 注意条件：只有一个复现者、一个模型、一个卡型；\"64K 为界\"别写成通用结论", "单一测试条件"),
+    ("- only a single reproducer so far, not a general conclusion", "单一测试条件"),
     # The scout cannot trace a figure, or it does not match the paper.
     ("- 我把表 4 翻出来对：同样条件表里是 2.4×，jay 的 3.1× 数字对不上", "出处存疑"),
     ("- 3.1× 在全文里没找到出处，请 mei 确认来源", "出处存疑"),
@@ -62,6 +65,7 @@ CAVEATS = [
     ("- I'll read the appendix later, the 2x is unchecked", "待核实"),
 ]
 NOT_CAVEATS = [
+    "- 只有一个坑要注意：默认端口改了",  # one of something, said of no result
     "- 找到出处了：表 4 第三行，2.4×，和摘要一致",  # found, not missing
     "- 数字对得上：和论文表 2 一致",
     "> 评级：⭐ = 价值；⚠ = 可信度打折",
@@ -344,3 +348,16 @@ def test_a_coordination_note_calling_figures_a_conflict_is_quoted_as_its_claim_n
     [first_hand] = check_caveats(note)
     assert "协调记录所称矛盾，未核各源条件" in relayed.text
     assert "协调记录所称矛盾" not in first_hand.text
+
+
+@pytest.mark.parametrize(("line", "risk"), [
+    ("- ⚠ 要带上的结论：Quill 上生产之前，控制面必须只绑内网地址 + 加 mTLS，不然不要部署", "中"),
+    ("- ⚠ Quill's control plane has no auth: do not deploy it on a shared network", "中"),
+    ("- ⚠ 只测了一组配置", "低"),  # a doubt, not a hazard
+])
+def test_a_scout_saying_it_is_unsafe_to_deploy_raises_the_risk(line: str, risk: str) -> None:
+    from agents.verifier.caveats import check_caveats
+    mentions = extract_mentions("inbox/flyp/2027-03-16-1530-flyp-read.md", f"## Quill 安全\n{line}\n")
+    [warning] = [w for w in check_caveats(mentions) if w.kind == "caveat"]
+    assert warning.risk == risk
+

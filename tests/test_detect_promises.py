@@ -191,3 +191,16 @@ def test_a_later_note_saying_the_promise_was_kept_in_the_promises_words_confirms
     later = "- Quill：2-10 记的\"计划于 2027-02 发布 serving system\"——今天 10:12 GitHub 终于放了 v0.1.0"
     track_promises(db, extract_mentions("inbox/jay/2027-02-27-n.md", later), date(2027, 2, 27))
     assert promise_warnings(db, date(2027, 2, 27)) == []
+
+
+@pytest.mark.parametrize(("line", "due"), [
+    ('- 维护者回过一句："the fix for the scale overflow will land in v0.6.3, targeting 11/26"', "2026-11-26"),
+    ("- Heron patch v2.1 is targeting 12/05 per the tracker", "2026-12-05"),
+])
+def test_a_target_date_after_what_is_promised_is_read(line: str, due: str) -> None:
+    [found] = _promises(SECOND_NOTE, line)
+    assert found.detail["due"] == due
+
+
+def test_a_fraction_is_no_date() -> None:
+    assert _promises(SECOND_NOTE, "- Heron release 命中 3/4 的请求") == []

@@ -48,7 +48,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bunspecified\b", re.IGNORECASE)),
     ("单一测试条件", re.compile(
         r"只有这一组|只(?:在|测了?|跑了?|给了?)[^，。；,;]{0,20}?(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
-        r"单节点测试|单卡实验|单模型|只有(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家|位)|别(?:写成|当成?)通用(?:结论|数字?)|"
+        r"单节点测试|单卡实验|单模型|只有(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家|位)\s*(?:复现者?|样本|模型|卡型|硬件|数据点|用户|测试|负载|trace|run)|别(?:写成|当成?)通用(?:结论|数字?)|"
         r"不要(?:写成|当成?)通用(?:结论|数字?)|\bnot a general (?:result|conclusion)\b|"
         r"\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace|reproducer)s?\b|"
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),

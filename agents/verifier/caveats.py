@@ -78,6 +78,12 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
     return re.sub(r"[⭐★⚠⚬]+|§[\w.]+|^\s*#+", "", heading).strip()[:40] or "（未具名）"
 
 
+# A scout saying the thing is not safe to run as it stands.
+_NOT_DEPLOYABLE = re.compile(r"(?:不然|否则)?(?:不要|别|不能|不可)(?:直接)?(?:部署|上生产|上线)|上生产之?前[^，。；]{0,20}必须|"
+                             r"\b(?:do not|don't|must not|should not) (?:be )?(?:deploy|run it in production|ship)|"
+                             r"\bnot (?:safe|fit) for production\b", re.IGNORECASE)
+
+
 def _is_window_note(path: str) -> bool:
     # Notes and paper cards are first-hand (a card's "待读全文" is its cataloguer's caveat); briefs relay.
     return path.startswith(("inbox/", "organized/paper_cards/")) and not is_brief_path(path)
@@ -150,6 +156,10 @@ def check_caveats(mentions: Sequence[Mention]) -> list[BriefWarning]:
         where = "；".join(f"{m.source} L{m.line}：「{excerpt(m.context, limit)}」{_relayed_clash(m)}" for m in found[:3])
         labels = "、".join(dict.fromkeys(m.value for m in found))
         action = "写入活文档时注明作者的保留（条件、测试范围或口径）；核对原文后再作结论"
+        if any(_NOT_DEPLOYABLE.search(m.context or m.raw) for m in found):
+            # "不然不要部署", "上生产之前必须加 mTLS": the scout says it is unsafe as it stands — a risk, not a doubt.
+            risk = max(risk, "中", key=RISK_ORDER.index)
+            action = "作为部署前提写入对应条目（未满足前不可上生产），注明来源；核对原文后再作结论"
         if key.startswith("correction:"):
             risk = max(risk, "中", key=RISK_ORDER.index)  # something already written may be wrong
             action = "按更正核对活文档与此前简报中的对应说法，必要时改写并注明更正来源"
