@@ -75,6 +75,7 @@ SECOND_PROMISES = [
     ('- Cobalt 维护者："11-15 前给 benchmark"', 'Cobalt', '2026-11-15'),
     ('Garnet maintainers will share the traces on Nov 28', 'Garnet', '2026-11-28'),
     ('Basalt: artifact release scheduled for 2026-12-01 per README', 'Basalt', '2026-12-01'),
+    ('- 路线图：博客里写 Heron 插件 "targeting upstream merge by 2026-11-25"', 'Heron', '2026-11-25'),
 ]
 SECOND_NOT_PROMISES = [
     'QuxKV 已于 2027-01 发布，release note 里写了 FP8。',

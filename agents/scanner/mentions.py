@@ -96,6 +96,9 @@ _PROMISE = re.compile(
     r"(?:is\s+|are\s+)?(?P<lead_n>planned|scheduled|slated|due|expected|targeted)\s+(?:for|by|on|in|before)\s+"
     r"(?P<when_n>" + _EN_WHEN + r")"
     r"|\btarget(?:s|ing|ed)?\s+(?:an?\s+|the\s+)?(?P<when_t>" + _EN_WHEN + r")\s+(?P<what_t>release|launch|ship date)"
+    # "targeting upstream merge by 2026-09-25": what is targeted, then its date
+    r"|\btarget(?:s|ing|ed)?\s+(?:\w+\s+){0,2}?(?P<what_t3>merge|release|launch|GA|ship|availability)\w*\s+"
+    r"(?:by|in|on|for|before)\s+(?P<when_t3>" + _EN_WHEN + r")"
     # "the fix will land in v0.6.3, targeting 9/26": a target date after what is promised
     r"|\b(?P<what_t2>fix|release|patch|version|v\d[\w.]*)\b[^.;\n]{0,40}?\btarget(?:s|ing|ed)?\s+(?P<when_t2>" + _EN_WHEN + r")",
     re.IGNORECASE,
@@ -399,7 +402,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
         for match in _PROMISE.finditer(line):
             due = _due_of(match.group("when") or match.group("when_en") or match.group("when_t")
                           or match.group("when_p") or match.group("when_d") or match.group("when_n")
-                          or match.group("when_t2"), written)
+                          or match.group("when_t2") or match.group("when_t3"), written)
             if due is None:
                 continue
             sentence = sentence_at(line, match.start(), match.end())
@@ -425,7 +428,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 context=sentence,
                 detail={"due": due[1], "what": match.group("what") or match.group("what_en") or match.group("what_t")
                         or match.group("what_p") or match.group("what_d") or match.group("what_n")
-                        or match.group("what_t2")},
+                        or match.group("what_t2") or match.group("what_t3")},
             ))
         for caveat in find_caveats(line):
             # A caveat in a table row is quoted as the row said in words, its columns named; a heading the
