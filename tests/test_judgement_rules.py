@@ -215,3 +215,24 @@ def test_a_notes_author_named_in_its_title_is_no_subject_of_its_sections(tmp_pat
     brief = _day_brief(tmp_path, note, earlier=earlier)
     [inc] = [i for i in brief.increments if "2609.31415" in i.arxiv]
     assert inc.status == "net_new"  # the earlier brief names jay, not Tessel
+
+
+@pytest.mark.parametrize(("line", "status"), [
+    ("- README 里没写两套权重的显存开销（spark 9-29 挂的那条 D279 还是没答案）", "integrated"),
+    ("- 我的联想：D279 缺的就是跨节点数据……不过这篇测的是它自己的系统，不是 Quill 的划分策略", "net_new"),
+])
+def test_a_section_speaking_to_an_open_entry_follows_it_unless_it_sets_it_apart(tmp_path, line: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import _brief
+
+    root = _vault(tmp_path)
+    (root / "organized/registry").mkdir(parents=True)
+    (root / "organized/registry/contradictions.md").write_text(
+        "| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
+        "| D279 | Quill 双份权重的存储 / 加载成本文中讨论少 | ⚠⚬⚬ 中低 | 2026-09-21 | 沿用 | x |\n", encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
+        f"# jay\n\n## §Backend.5 prefill 和 decode 分开量化的放代码了 ⭐⭐⭐\n- https://github.com/dq-lab/disagg-quant —— KV cache 两套 checkpoint\n{line}\n",
+        encoding="utf-8")
+    brief = _brief(root)
+    [inc] = [i for i in brief.increments if "disagg-quant" in " ".join(i.urls)]
+    assert inc.status == status

@@ -65,7 +65,13 @@ from agents.integrator.select import (
 from agents.integrator.summary import refresh_summary, today_counts
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import METADATA_CAVEAT, RISK_ORDER
-from agents.scanner.e1_format import brief_topic, is_brief_path, is_coordination_path, relayed_only
+from agents.scanner.e1_format import (
+    brief_topic,
+    is_brief_path,
+    is_coordination_path,
+    is_relay_path,
+    relayed_only,
+)
 from agents.scanner.excerpt import excerpt
 from agents.scanner.queue import claimed_flag
 from agents.scanner.register import D_NUMBER
@@ -189,18 +195,26 @@ def _read_anew(item: Item, evidence: str) -> bool:
                and any(f.source == p.path and p.start <= f.line <= p.end for f in item.figures) for p in item.passages)
 
 
-def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, Any]) -> Judgement:
-    """A section whose heading names an open register entry ("## FlashInfer FP8 KV 掉精度：有人复现了（D179）") brings
-    news of a question the team already holds: an integration, not a NET-new item."""
+_NOT_THAT_ENTRY = re.compile(r"不是(?:一个|同一|一回)|不是[^，。；]{0,12}的|不是一件事|无关|不相关|不同(?:的)?(?:系统|东西|事|问题)|另一(?:个|件)|"
+                             r"\b(?:different|unrelated|not the same|another (?:system|issue))\b", re.IGNORECASE)
+_RAISED_LINE = re.compile(r"^\s*(?:[-*•]\s*)?D(\d{3,4})\s*(?:[：:]|[（(][^）)\n]{0,30}[）)]|\s(?=[⚠⚬]))\s*(.+)$",
+                          re.MULTILINE)
+
+
+def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str]) -> Judgement:
+    """A section of the item's own that names an open register entry ("## FlashInfer FP8 KV 掉精度：有人复现了（D179）",
+    "- spark 9-29 挂的那条 D208 还是没答案") brings news of a question the team already holds: an integration."""
     if judgement.status != "net_new":
         return judgement
     for passage in item.passages:
-        if not passage.path.startswith("inbox/") or is_brief_path(passage.path):
+        if not passage.path.startswith("inbox/") or is_brief_path(passage.path) or is_relay_path(passage.path):
             continue
-        for number in (int(n) for n in D_NUMBER.findall(passage.heading)):
-            if number in entries:
-                return replace(judgement, status="integrated",
-                               marked=f"续登记簿 D{number}：{str(entries[number].text)[:50]}")
+        for line in [passage.heading, *(text for _, text in passage.lines)]:
+            if _NOT_THAT_ENTRY.search(line):
+                continue  # "和 D178 不是一个系统": named to set it apart
+            for number in (int(n) for n in D_NUMBER.findall(line)):
+                if number in entries:
+                    return replace(judgement, status="integrated", marked=f"续登记簿 D{number}：{entries[number][:50]}")
     return judgement
 
 
@@ -694,6 +708,7 @@ def integrate(
     gaps: Sequence[GapEntry] = (),
     alerts: Sequence[AlertEntry] = (),
     writer: ModelWriter | None = None,
+    open_register: Mapping[int, str] | None = None,
 ) -> Brief:
     """Turn one window's scan into the brief: items, status, sections, credibility, selection.
 
@@ -754,7 +769,13 @@ def integrate(
     # The papers the register's open entries are about (its file's rows as of the brief).
     register_papers = {r.id for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)
                        for r in find_arxiv_refs(e.text) if not r.malformed}
-    open_entries = {e.number: e for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)}
+    open_entries: dict[int, str] = {e.number: e.text for e in scan.register
+                                    if not e.closed and (e.raised is None or e.raised <= scan.day)}
+    for brief in scan.earlier_briefs:  # the entries the slot's baseline briefs raised ("D208：DQ 2609.26333 …")
+        for number, text in _RAISED_LINE.findall(brief.text or ""):
+            open_entries.setdefault(int(number), text)
+    for number, text in (open_register or {}).items():  # the store's open entries as of the brief (any topic's)
+        open_entries.setdefault(number, text)
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)
