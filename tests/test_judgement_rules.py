@@ -236,3 +236,13 @@ def test_a_section_speaking_to_an_open_entry_follows_it_unless_it_sets_it_apart(
     brief = _brief(root)
     [inc] = [i for i in brief.increments if "disagg-quant" in " ".join(i.urls)]
     assert inc.status == status
+
+
+def test_a_number_with_a_card_of_its_own_in_the_vault_is_never_another_papers_slip() -> None:
+    from agents.integrator.cluster import mistaken_numbers
+    from state.models import BriefWarning
+    warning = BriefWarning(id="C7", kind="id_conflict", subject="Tessel", key="id_conflict:name:tessel",
+                           text="同一名称「Tessel」对应两个不同的 arXiv 号：2609.27746（a.md） 与 2511.02230（b.md）。")
+    titles = {"2609.27746": "Tessel: Online Working-Set Estimation"}
+    assert "2511.02230" in mistaken_numbers([warning], titles)
+    assert mistaken_numbers([warning], titles, cards={"2511.02230"}) == {}

@@ -727,7 +727,8 @@ def integrate(
     # one name's two numbers is the paper's.
     recorded = {i for s in scan.living.sections for b in s.bullets for i in b.arxiv} | {
         r.id for e in scan.register for r in find_arxiv_refs(e.text) if not r.malformed}
-    mistaken = mistaken_numbers(warnings, titles, recorded, {str(card.arxiv) for card in scan.cards})
+    # A number with a card of its own anywhere in the vault is a paper of its own, never another's slip.
+    mistaken = mistaken_numbers(warnings, titles, recorded, {str(card.arxiv) for card in scan.cards} | set(scan.card_files))
     # What a source says under a number written for another paper is said of that paper (its caveats too);
     # the number itself is listed for audit with the warning that names it.
     written = [m for m in scan.mentions if m.kind == "arxiv" and m.value in mistaken]
