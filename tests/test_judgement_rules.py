@@ -246,3 +246,31 @@ def test_a_number_with_a_card_of_its_own_in_the_vault_is_never_another_papers_sl
     titles = {"2609.27746": "Tessel: Online Working-Set Estimation"}
     assert "2511.02230" in mistaken_numbers([warning], titles)
     assert mistaken_numbers([warning], titles, cards={"2511.02230"}) == {}
+
+
+@pytest.mark.parametrize(("line", "anchored"), [
+    # The same method in other words: a rare name only one bullet holds, and the bullet's words around it.
+    ("- 内容：用 Mattson 栈距离算法在线算出\"给多少显存 → 前缀命中率多少\"的曲线，估算误差 4% 左右", True),
+    # Near misses: the name alone; the words without the name; a name two bullets hold.
+    ("- 内容：Mattson 这个名字我第一次见", False),
+    ("- 内容：在线算出给多少显存、命中率多少的曲线，估算误差 4% 左右", False),
+    ("- 内容：Lumen 的在线显存命中率曲线估算误差 4%", False),
+])
+def test_an_entry_described_in_other_words_is_found_by_its_rare_name_and_words(line: str, anchored: bool) -> None:
+    note = _File("inbox/jay/2026-09-30-1620-csdn.md", f"## 2. 《推理服务显存怎么买》⭐⭐⭐\n{line}\n- 评论区没有新数字\n")
+    [item] = [i for i in cluster_items(extract_mentions(note.path, note.body), [note])]
+    doc = parse_living_doc("---\nversion: 3\n---\n## §3.3 容量\n"
+                           "- Tessel（arXiv 2609.27746）：Mattson 栈算法在线估算 KV working set，给出\"显存 → 命中率\"曲线，误差 <5%〔v2 · 2026-09-01〕\n"
+                           "- Lumen 调度：按命中率排队〔v2 · 2026-09-01〕\n- Lumen 显存：分层〔v2 · 2026-09-01〕\n")
+    found = [(s, b) for s in doc.sections for b in s.bullets]
+    assert (judge_status(item, found, []).status != "net_new") is anchored
+
+
+def test_a_full_translation_of_a_paper_is_that_paper() -> None:
+    note = _File("inbox/jay/2026-09-30-1620-csdn.md",
+                 "## 1. 《KV 缓存复用的精度被高估了？一篇论文的完整翻译》⭐⭐\n\n- https://blog.csdn.net/x/article/details/1\n"
+                 "- 全文翻译，原文就是 2609.31415（昨天的精度评测），译者没加实验\n")
+    items = cluster_items(extract_mentions(note.path, note.body), [note])
+    [paper] = [i for i in items if "arxiv:2609.31415" in i.keys]
+    assert any("完整翻译" in p.heading for p in paper.passages)
+    assert "url:https://blog.csdn.net/x/article/details/1" in paper.keys

@@ -192,7 +192,7 @@ def _shares_words(line: str, heading: str) -> bool:
 
 # A line under a heading that opens with the paper's number: the section's paper ("- arXiv 2609.36871 · HF 当日页 #5").
 # A line saying the section renders another page: "译文，原文是 …（https://…）", "转载自 …", "a translation of …".
-_TRANSLATION = re.compile(r"译文|译自|转载|转述|原文(?:是|为|在|见)|中文版|\btranslat(?:ion|ed) (?:of|from)\b|\brepost(?:ed)? (?:of|from)\b",
+_TRANSLATION = re.compile(r"译文|译自|转载|转述|全文翻译|原文(?:就)?(?:是|为|在|见)|中文版|\btranslat(?:ion|ed) (?:of|from)\b|\brepost(?:ed)? (?:of|from)\b",
                           re.IGNORECASE)
 _LEADS_WITH_ID = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?(?:arXiv\s*[:：]?\s*\d{4}\.\d{4,5}|https?://(?:www\.)?arxiv\.org/)",
                             re.IGNORECASE)
@@ -210,6 +210,14 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
     if keys or not passage.heading:
         return keys
     named_source = False
+    # A section that renders another page or paper ("全文翻译，原文就是 2609.31415", "译文，原文是 …（https://…）")
+    # is that paper's or page's, with the link it was read at.
+    opening = [(n, line) for n, line in passage.lines[:6] if line.strip()][:4]
+    rendered = {key for n, line in opening if _TRANSLATION.search(line)
+                for key in anchors_by_line.get(n, []) if key.startswith(("arxiv:", "url:"))}
+    if rendered:
+        return rendered | {key for n, line in opening if _LINK_LINE.match(line)
+                           for key in anchors_by_line.get(n, []) if key.startswith("url:")}
     for number, line in passage.lines[:4]:
         if not line.strip():
             continue
@@ -221,9 +229,6 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
             # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
             # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
-        urls_here = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
-        if urls_here and _TRANSLATION.search(line):
-            return urls_here  # "- 译文，原文是 llm-d 官方博客（https://…）": the passage is that page, in other words
         if _SOURCE_LINE.match(line) and not named_source:  # "来源：CSDN《…》https://…": the passage digests that page
             urls = {key for key in anchors_by_line.get(number, []) if key.startswith("url:")}
             if urls:

@@ -208,6 +208,33 @@ def _anchored_by_heading(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
     return found
 
 
+_RARE_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{4,}(?![A-Za-z])")  # "Mattson": a person's or method's name
+_CJK_PAIR = re.compile(r"[\u4e00-\u9fff]{2,}")
+_SAME_PAIRS = 6
+_COMMON_PAIRS = frozenset({"推理", "模型", "数据", "一个", "可以", "我们", "这个", "没有", "服务", "问题", "结果", "方法"})
+
+
+def _pairs(text: str) -> set[str]:
+    return {run[i:i + 2] for run in _CJK_PAIR.findall(text) for i in range(len(run) - 1)} - _COMMON_PAIRS
+
+
+def _anchored_by_rare_name(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """A section that describes an anchored entry in other words ("用 Mattson 栈距离算法在线算出'显存 → 命中率'
+    曲线" beside "KVSET：Mattson 栈算法在线估算 KV working set，给出'显存 → 命中率'曲线"): a rare proper name only
+    one bullet of the document holds, on a line sharing six of that bullet's Chinese word pairs."""
+    counts: dict[str, list[tuple[Any, Any]]] = {}
+    for pair in anchored:
+        for name in set(_RARE_NAME.findall(str(pair[1].text))):
+            counts.setdefault(name, []).append(pair)
+    for passage in item.passages:
+        for _, line in passage.lines:
+            for name in set(_RARE_NAME.findall(line)):
+                holders = counts.get(name, [])
+                if len(holders) == 1 and len(_pairs(line) & _pairs(str(holders[0][1].text))) >= _SAME_PAIRS:
+                    return holders
+    return []
+
+
 def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
     """Judge ``item`` against anchored (Section, Bullet) pairs and earlier briefs (VaultFiles)."""
     bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
@@ -217,6 +244,8 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         bullets = _anchored_by_claims(item, anchored)
     if not bullets and item.key.startswith("note:"):
         bullets = _anchored_by_heading(item, anchored)
+    if not bullets and not item.arxiv:
+        bullets = _anchored_by_rare_name(item, anchored)
     briefs, lines = [], []
     for brief in earlier_briefs:
         hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]
