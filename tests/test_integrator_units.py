@@ -872,3 +872,14 @@ def test_an_llm_topic_is_also_named_by_its_short_form() -> None:
     serving = SimpleNamespace(name="serving", title="Serving", living_doc="organized/knowledge/serving.md", aliases=[])
     assert topic_names(serving) == {"serving"}
 
+
+
+def test_a_carried_version_conflict_is_no_doubt_on_todays_item_writing_one_of_the_versions() -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.compose import _states_version
+    item = Item(key="arxiv:2709.38112", arxiv=["2709.38112"], sources=["inbox/jay/n.md"],
+                passages=[Passage("inbox/jay/n.md", 1, 3, "## Tessel", [(2, "- 基线：Quill v0.30.0，batch 64")])])
+    new = BriefWarning(id="", kind="version_conflict", text="Quill 0.3.3 vs 0.30.0", subject="Quill",
+                       sources=["inbox/jay/n.md"], key="version_conflict:scheme:Quill:0.3.3,0.30.0")
+    assert _states_version(new, item)
+    assert not _states_version(new.model_copy(update={"carried_from": "register D195"}), item)

@@ -220,6 +220,7 @@ def test_a_notes_author_named_in_its_title_is_no_subject_of_its_sections(tmp_pat
 @pytest.mark.parametrize(("line", "status"), [
     ("- README 里没写两套权重的显存开销（spark 9-29 挂的那条 D279 还是没答案）", "integrated"),
     ("- 我的联想：D279 缺的就是跨节点数据……不过这篇测的是它自己的系统，不是 Quill 的划分策略", "net_new"),
+    ("- 精度没用那套协议测 → 挂 ⚠，和 D279 同一类问题", "net_new"),  # likened to the entry, no news of it
 ])
 def test_a_section_speaking_to_an_open_entry_follows_it_unless_it_sets_it_apart(tmp_path, line: str, status: str) -> None:  # type: ignore[no-untyped-def]
     from tests.test_integrator_compose import _vault

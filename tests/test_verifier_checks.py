@@ -372,3 +372,14 @@ def test_a_name_under_a_slip_of_its_cards_number_is_an_id_conflict(lines: list[s
     assert bool(found) is slipped
     if slipped:
         assert "2709.40377" in found[0].text and "笔误" in found[0].text
+
+
+def test_a_short_unrelated_name_beside_a_related_title_for_the_same_number_is_a_rename() -> None:
+    facts = {"2710.02291": PaperFacts("ok", title="Tessel: Runtime Cross-Request KV Block Deduplication for Agentic Serving")}
+    notes = ("## 2. DedupKV: Cross-Request KV Deduplication for Agentic Serving（arXiv 2710.02291v1）\n"
+             "- #9 Tessel 的号和我昨晚记的 DedupKV（2710.02291）一样")
+    [warning] = check_titles(_mentions("inbox/tom/n.md", notes), facts)
+    assert "标题不同" in warning.text and "号码可能写错" not in warning.text
+    [alone] = check_titles(_mentions("inbox/tom/m.md", "- 昨晚记的 DedupKV（2710.02291）"), facts)
+    assert "号码可能写错" in alone.text  # with nothing tying the number to the title, the number is in doubt
+

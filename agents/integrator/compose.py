@@ -127,8 +127,8 @@ def _warnings_for(item: Item, warnings: Sequence[BriefWarning]) -> list[BriefWar
 def _states_version(warning: BriefWarning, item: Item) -> bool:
     """A version conflict is about an item whose own passage writes one of the disputed versions after
     the name ("作者环境标注 vLLM 0.3.3"): the item passes the doubtful version on."""
-    if warning.kind != "version_conflict" or not set(warning.sources) & set(item.sources):
-        return False
+    if warning.kind != "version_conflict" or not set(warning.sources) & set(item.sources) or warning.carried_from:
+        return False  # a carried conflict is an old question, not a doubt on today's item writing one version
     parts = (warning.key or "").split(":")
     name, versions = (parts[-2], parts[-1].split(",")) if len(parts) >= 3 else (warning.subject or "", [])
     if not name or not versions:
@@ -197,6 +197,8 @@ def _read_anew(item: Item, evidence: str) -> bool:
 
 _NOT_THAT_ENTRY = re.compile(r"不是(?:一个|同一|一回)|不是[^，。；]{0,12}的|不是一件事|无关|不相关|不同(?:的)?(?:系统|东西|事|问题)|另一(?:个|件)|"
                              r"\b(?:different|unrelated|not the same|another (?:system|issue))\b", re.IGNORECASE)
+_ENTRY_NEWS = re.compile(r"答案|有数了?|复现|修(?:了|掉|好|复)|补(?:了|上|测)|更新|回复|答复|进展|闭合|仍(?:未|没)|还是没|"
+                         r"\b(?:answer(?:ed|s)?|reproduced|fixed|update[ds]?|settle[sd]?|still (?:no|not))\b", re.IGNORECASE)
 _RAISED_LINE = re.compile(r"^\s*(?:[-*•]\s*)?D(\d{3,4})\s*(?:[：:]|[（(][^）)\n]{0,30}[）)]|\s(?=[⚠⚬]))\s*(.+)$",
                           re.MULTILINE)
 
@@ -209,11 +211,13 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
     for passage in item.passages:
         if not passage.path.startswith("inbox/") or is_brief_path(passage.path) or is_relay_path(passage.path):
             continue
-        for line in [passage.heading, *(text for _, text in passage.lines)]:
+        for index, line in enumerate([passage.heading, *(text for _, text in passage.lines)]):
             if _NOT_THAT_ENTRY.search(line):
                 continue  # "和 D178 不是一个系统": named to set it apart
             for number in (int(n) for n in D_NUMBER.findall(line)):
-                if number in entries:
+                # A heading naming the entry, or a line bringing it news ("D208 还是没答案", "D179 有人复现了"),
+                # not a line likening the item to it ("和 D206 同一类问题").
+                if number in entries and (index == 0 or _ENTRY_NEWS.search(line) or mentions_item(entries[number], item)):
                     return replace(judgement, status="integrated", marked=f"续登记簿 D{number}：{entries[number][:50]}")
     return judgement
 

@@ -33,6 +33,14 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
 
 
+def _led_by_related_title(name: str, title: str, names: Sequence[str]) -> bool:
+    """Another name the notes give the same number relates to the known title ("Cross-Request KV Deduplication
+    for Agentic Serving" beside "DedupKV" for "TwinBlock: Runtime Cross-Request KV Block Deduplication…"): the
+    number is the paper's, the unrelated name another version's (a rename), not a wrong number."""
+    key = name_key(name)
+    return any(name_key(other) != key and not _unrelated(other, title) for other in names)
+
+
 def _only_misspelt(name: str, title: str, typos: Sequence[tuple[str, str]]) -> bool:
     """With its misspelt words put right, the name is (part of) the title: the slips are the only difference."""
     fixed = dict(typos)
@@ -120,11 +128,14 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
             detail = "、".join(f"{a}→{b}" for a, b in typos)
             text = (f"arXiv {identifier} 在笔记中写作「{name}」，{origin}标题为「{title}」：拼写不一致（{detail}）。")
             action = f"按{origin}标题改正拼写"
-        elif any(n.strong for n in group) and _unrelated(name, title):
+        elif any(n.strong for n in group) and _unrelated(name, title) and not _led_by_related_title(
+                name, title, [n.name for (other, _), others in seen.items() if other == identifier for n in others]):
             text = (f"笔记把「{name}」标为 arXiv {identifier}，但{origin}上 {identifier} 的标题是「{title}」，"
                     "两者无关：号码可能写错。")
             action = "核对原文链接，改正号码或名称"
-        elif _written_title(name) and not _same_title(name, title):
+        elif (_written_title(name) and not _same_title(name, title)) or (any(n.strong for n in group) and _unrelated(
+                name, title) and _led_by_related_title(name, title, [n.name for (other, _), others in seen.items()
+                                                                    if other == identifier for n in others])):
             # "DedupKV: Cross-Request KV Deduplication…" for the card's "TwinBlock: Runtime Cross-Request KV Block…":
             # the note writes another title of the paper (an earlier version's, or from memory).
             text = (f"arXiv {identifier} 在笔记中的标题是「{name}」，{origin}标题为「{title}」：标题不同"
