@@ -242,3 +242,17 @@ def test_a_table_row_takes_its_metric_from_a_metric_column_and_a_same_as_above_c
     claims = [c for c in figure_claims(_mentions(table)) if c.unit == "%"]
     assert {c.subject for c in claims} == {"Tessel"}
     assert {c.metric for c in claims} == {"throughput output 增幅"}
+
+
+def test_a_baseline_line_over_a_table_is_its_figures_baseline() -> None:
+    table = ("- 我从正文表 3 抄的数（对照组都是 Quill 固定 k=4）：\n\n| 条件 | 指标 | Tessel vs 固定 k=4 |\n|---|---|---|\n"
+             "| Corvid-70B FP8 · 4×H100 · batch 64 | 输出吞吐 | **+18%** |\n")
+    other = "- Tessel 表 3 · Corvid-70B FP8 · 4×H100 · batch 64：输出吞吐 2,950 → 3,410 tok/s（对照 Quill 固定 k=4）"
+    [conflict] = check_number_conflicts(_mentions(table, other))
+    assert conflict.subject == "Tessel throughput output 增幅" and "+15.6%" in conflict.text
+
+
+def test_a_figure_of_another_subject_is_no_sub_result_of_this_one() -> None:
+    notes = ("- Tessel 吞吐 +18%（H100，70B）", "- Tessel 吞吐 2,950 → 3,410 tok/s（H100，70B）",
+             "- 上午我写的 Tessel +18% 是表里的百分比；Heron 调大阈值后开销能降到 +15%")
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == {"Tessel throughput 增幅"}

@@ -107,6 +107,8 @@ _PROMISE = re.compile(
 # A line stating the set-up of a section's measurements: "- 条件：单卡 H100 80GB · BF16 · 并发 32", "Setup: …".
 _SETUP_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?(?:条件|测试条件|实验条件|环境|测试环境|配置|setup|conditions?|"
                          r"environment|testbed|hardware)(?:\*\*)?\s*[：:]", re.IGNORECASE)
+_BASELINE_LINE = re.compile(r"对照组?(?:都|均|全)?(?:是|为)\s*[A-Za-z]|\b(?:all )?against (?:the )?[A-Z][\w.-]+ baseline\b|"
+                            r"\bbaselines? (?:is|are)\s+[A-Z]", re.IGNORECASE)
 _CREDIBILITY = re.compile(r"(★{1,5}|⭐{1,5}|⚠[⚠⚬]*)")
 _SENTENCE_END = re.compile(r"[。！？；;]|(?<=[a-z0-9])\.\s")
 
@@ -327,6 +329,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
     heading, to_verify = "", False
     title_name: str | None = None  # the name the note's title gives its subject ("# 精读 · PrefixGuard: …")
     setup = ""  # the section's "条件：…" line: the set-up its figures were measured under
+    baseline = ""  # the section's "对照组都是 X" line: what its figures are measured against
     lines = text.split("\n")
     for index, line in enumerate(lines, start=1):
         if not line.strip():
@@ -334,12 +337,15 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             continue
         if line.lstrip().startswith("#"):
             heading = line.strip().lstrip("#").strip()
+            baseline = ""
             if re.match(r"\s{0,3}#\s", line) and title_name is None:
                 title_name = _title_name(heading)
             to_verify = bool(LIST_HEADING.match(line))
             setup = ""
         elif _SETUP_LINE.match(line):
             setup = line.strip()[:200]
+        elif _BASELINE_LINE.search(line):
+            baseline = line.strip()[:200]  # "（对照组都是 EAGLE-3 固定 k=4）" over a table or a list: its figures' baseline
         elif to_verify and re.match(r"^\s*(?:[-*•]|\d+[.)、])\s+\S", line) and not find_caveats(line):
             # An item of a "待核清单" is a claim to verify though it says so only in the heading.
             mentions.append(Mention(source=source, kind="caveat", value="待核实", raw=line.strip()[:300], line=index,
@@ -395,6 +401,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                                    "first_header": header[0] if header else "", "headers": list(header)}
             if setup and not table_row:
                 detail["setup"] = setup
+            if baseline:
+                detail["baseline"] = baseline
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence, detail={**detail, "apart": apart},

@@ -98,7 +98,7 @@ _DOWN = re.compile(r"(?:(?<![\w.])[-−](?=\s*$)|降低?|下降|减少|缩短|�
                    re.IGNORECASE)
 _UP = re.compile(r"(?:[+＋](?=\s*$)|提升|提高|增加|增长|上升|上涨|涨了|\bimprov\w*|\bincreas\w*|\bboost\w*|"
                  r"\bgain(?:s|ed)?\b|\brais\w*|\bup\b)" + _BETWEEN, re.IGNORECASE)
-_BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|对照组?是?|基线是?|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
+_BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|对照组?(?:都|均|全)?(?:是|为)?|基线是?|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
                        r"\brelative to|\bcompared (?:to|with))\s*([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)",
                        re.IGNORECASE)
 
@@ -542,7 +542,9 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         conditions = _claim_conditions(mention, spans, index)
         if change:
             # "TTFT -58%（vs vLLM）" and "比 SGLang 降 41%" are changes against two baselines.
-            baselines = {m.group(1).lower() for m in _BASELINE.finditer(context)}
+            stated = " ".join(str(mention.detail.get(k) or "") for k in ("setup", "baseline"))
+            baselines = {m.group(1).lower() for m in _BASELINE.finditer(context)} or {
+                m.group(1).lower() for m in _BASELINE.finditer(stated)}
             if baselines:
                 conditions = {**conditions, "baseline": frozenset(baselines)}
         claims.append(FigureClaim(subject, metric, unit, low, top, mention, conditions, derived=derived))
@@ -840,7 +842,8 @@ CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bcon
                    re.IGNORECASE)
 
 
-def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]]) -> bool:
+def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]],
+                  group: Sequence[FigureClaim] = ()) -> bool:
     """A first-hand source writes both figures in its own account (a sub-result beside the headline one):
     its author gives two figures for two set-ups, so they do not disagree. A table whose rows are
     sources, or a line calling the figures a contradiction, lines up others' figures: not one account."""
@@ -849,8 +852,10 @@ def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Wr
         return _UNIT_ALIASES.get(unit, unit) == figure.unit and figure.low * 0.95 <= low and high <= figure.high * 1.05 \
             and low * 0.95 <= figure.low and figure.high <= high * 1.05
 
+    # Of this entity and metric: a source's figure of another subject ("+15%" of another paper) is no sub-result.
+    about = {c.mention.source for c in group} if group else set(written)
     for source, entries in written.items():
-        if is_brief_path(source):
+        if is_brief_path(source) or source not in about:
             continue
         own = [e for e in entries if not e[3]]
         if any(matches(e, a) for e in own) and any(matches(e, b) for e in own):
@@ -931,7 +936,7 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         declared = _declared_clash(clash_lines, subject, metric)
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
                  if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared) and not _author_parts(a, b)
-                 and not _both_written(a, b, written)]
+                 and not _both_written(a, b, written, group)]
         if not clash:
             continue
         # The figures that disagree are listed (a figure its author set apart from them is not one of them).
