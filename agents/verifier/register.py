@@ -514,9 +514,9 @@ def closed_on(db: Database, day: date, until: datetime | None = None, exclude: C
                 found.append({"d": f"D{row.number}", "text": row.text, "evidence": row.evidence or ""})
             elif until is not None and row.closed_from not in exclude and (
                     row.closed_at is None or row.closed_at <= utc_moment(until)):
+                said = (row.evidence or "").removeprefix(row.closed_from).lstrip("：: ")
                 found.append({"d": f"D{row.number}", "text": row.text,
-                              "evidence": f"已由 {row.closed_from} 闭合：" +
-                                          (row.evidence or "").removeprefix(row.closed_from).lstrip("：: ")})
+                              "evidence": f"已由 {row.closed_from} 闭合" + (f"：{said}" if said else "（该简报未写依据）")})
         return found
 
 
