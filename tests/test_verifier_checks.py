@@ -383,3 +383,17 @@ def test_a_short_unrelated_name_beside_a_related_title_for_the_same_number_is_a_
     [alone] = check_titles(_mentions("inbox/tom/m.md", "- 昨晚记的 DedupKV（2710.02291）"), facts)
     assert "号码可能写错" in alone.text  # with nothing tying the number to the title, the number is in doubt
 
+
+
+def test_a_number_missing_a_digit_of_a_cards_number_is_said_to_be_that_paper() -> None:
+    from agents.verifier.identifiers import likely_ids
+
+    @dataclass
+    class _Card:
+        card: int
+        arxiv: str
+        title: str
+
+    mentions = _mentions("inbox/jay/n.md", "## Tier1-B · 跨层折叠 KV（arXiv:2710.3391）⭐⭐⭐")
+    assert likely_ids(mentions, [_Card(1572, "2710.03391", "Tessel: Cross-Layer KV Folding")])["2710.3391"][0] == "2710.03391"
+    assert "2710.3391" not in likely_ids(mentions, [_Card(1573, "2711.03391", "Heron")])  # another month

@@ -177,7 +177,9 @@ def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
              and not re.match(r"\s{0,3}#\s", p.heading)  # a note's title names the note ("# flyP · 精读 · …")
              and (n := heading_name(p.heading)) and len(n) >= 3 and not _RANK_LABEL.fullmatch(n)} - common
     new = sorted(leads - set(item.names))
-    return replace(item, names=[*item.names, *new]) if new else item
+    # A repository named after the topic's own term (github.com/vllm-project/vllm) names every bullet about it.
+    kept = [n for n in item.names if n not in common]
+    return replace(item, names=[*kept, *new]) if new or len(kept) != len(item.names) else item
 
 
 # A source reporting that a thing shipped today: code or weights out, a release tag.
