@@ -883,3 +883,16 @@ def test_a_carried_version_conflict_is_no_doubt_on_todays_item_writing_one_of_th
                        sources=["inbox/jay/n.md"], key="version_conflict:scheme:Quill:0.3.3,0.30.0")
     assert _states_version(new, item)
     assert not _states_version(new.model_copy(update={"carried_from": "register D195"}), item)
+
+
+@pytest.mark.parametrize(("line", "witnesses"), [
+    ("- 快讯内容全部来自摘要和作者线程，我这里只是记一下传播面，不另算", 1),
+    ("- 量子位那篇只是复述摘要，别当独立来源", 1),
+    ("- 我自己把表 3 对了一遍，吞吐 1.9×", 2),  # a reading of its own
+])
+def test_a_source_that_says_it_only_relays_is_no_witness(line: str, witnesses: int) -> None:
+    from agents.integrator.credibility import witness_notes
+    a = _File("inbox/bo/2027-03-16T1450-bo-screen.md", "## Tessel（arXiv 2703.38214）⭐⭐⭐⭐\n- 吞吐 1.9×（H100）\n")
+    b = _File("inbox/cy/2027-03-16-0910-cy-radar.md", f"## 量子位：Tessel（arXiv 2703.38214）\n{line}\n")
+    [paper] = [i for i in cluster_items(_mentions(a, b), [a, b]) if "arxiv:2703.38214" in i.keys]
+    assert len(witness_notes(paper)) == witnesses

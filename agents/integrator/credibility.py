@@ -79,10 +79,18 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
     return ok, bad
 
 
+_NOT_A_WITNESS = re.compile(r"不另算|不单算|不重复计|不算独立(?:来源)?|别当(?:成)?独立(?:来源)?|只是(?:记一下)?传播面|"
+                            r"\bnot (?:an )?independent (?:source|witness)\b|\bdon't count (?:it|this) (?:again|separately)\b",
+                            re.IGNORECASE)
+
+
 def witness_notes(item: Item) -> list[str]:
     """The scouts' own notes that are witnesses of the item: they discuss it (a passage of its own, a
     figure of it), or, when none does, they name it. Briefs and coordination notes relay; they are none."""
-    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not is_relay_path(p)]
+    # A source that says it only relays ("只是记一下传播面，不另算", "别当独立来源") is no witness of its own.
+    relaying = {p.path for p in item.passages if any(_NOT_A_WITNESS.search(line) for _, line in p.lines)}
+    firsthand = [p for p in item.sources if p.startswith("inbox/") and p.count("/") >= 2 and not is_relay_path(p)
+                 and p not in relaying]
     discussing = {p.path for p in item.passages} | {f.source for f in item.figures}
     if any(p in discussing for p in firsthand):
         firsthand = [p for p in firsthand if p in discussing]

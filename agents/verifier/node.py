@@ -232,6 +232,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
             listed[w.register] = {"d": w.register, "text": note, "risk": w.risk, "raised": days[0] if days else None,
                                   "carried_from": w.carried_from}
             register_open.append(listed[w.register])
+    # A number carried for its collision is this topic's line: not also listed as another topic's.
+    register_elsewhere = [e for e in register_elsewhere if e["d"] not in listed]
     ctx.store.save_artifact(state.thread, "verify", {
         "register_open": register_open,
         "register_elsewhere": register_elsewhere,
