@@ -220,3 +220,18 @@ def test_days_nobody_delivered_are_a_stand_down_not_unreported_gaps(tmp_path: Pa
     assert {w.kind for w in warnings} == kinds
     if kinds:
         assert "全队无交付" in warnings[0].text
+
+
+@pytest.mark.parametrize(("said", "kinds"), [
+    ("- lin radar 第 1 日缺口（停棒后重新计）", set()),  # counted anew after the stand-down
+    ("- lin radar 第 8 日缺口", set()),  # the strict count
+    ("- lin radar 第 3 日缺口", {"streak_mismatch"}),  # neither
+])
+def test_a_streak_counted_anew_after_a_stand_down_is_another_basis(tmp_path: Path, said: str, kinds: set) -> None:
+    root = _holiday_vault(tmp_path, said)
+    (root / "inbox/lin/2026-03-06-0930-lin-radar.md").unlink()  # lin's radar missing since 3-04, before the stand-down
+    _note(root, "lin", "2026-03-03-0930-lin-radar.md", "# radar\n\nbody.\n")
+    cfg = load_vault_config(root)
+    warnings = check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 10), cfg)
+    assert {w.kind for w in warnings} == kinds
+

@@ -356,6 +356,12 @@ def _idle_in_streak(gap: GapEntry, idle: set[str]) -> int:
     return sum(1 for back in range(gap.streak) if (end - timedelta(days=back)).isoformat() in idle)
 
 
+def _since_last_idle(gap: GapEntry, idle: set[str]) -> int:
+    """The streak's days after its last day nobody delivered (a count restarted after a stand-down)."""
+    end = date.fromisoformat(gap.date)
+    return next((back for back in range(gap.streak) if (end - timedelta(days=back)).isoformat() in idle), gap.streak)
+
+
 def _check_one(claim: Claim, gap: GapEntry, author: str, when: str, idle: set[str] = frozenset()) -> BriefWarning | None:
     subject = f"{claim.slot}/{claim.day.isoformat()}"
     day = short_date(claim.day)
@@ -374,8 +380,9 @@ def _check_one(claim: Claim, gap: GapEntry, author: str, when: str, idle: set[st
                         [claim.source] + ([gap.source] if gap.source else []), f"late_unreported#{subject}")
     if claim.state == "open" and claim.streak and gap.status in ("late", "missing") and claim.streak != gap.streak:
         skipped = _idle_in_streak(gap, idle)
-        if skipped and claim.streak in (gap.streak - skipped, gap.streak - skipped + 1):
-            return None  # the check leaves out the days nobody delivered (a stand-down): another basis, not an error
+        since = _since_last_idle(gap, idle)
+        if skipped and claim.streak in (gap.streak - skipped, gap.streak - skipped + 1, since):
+            return None  # the check leaves out the days nobody delivered, or counts anew after them: another basis
         text = (f"{author} {when} 协调笔记称 {claim.slot} 第 {claim.streak} 日缺口，"
                 f"棒位记录为第 {gap.streak} 日（{day}；按 schedule.toml 逐日连续计数"
                 f"{f'，其中 {skipped} 天全队无交付' if skipped else ''}）")
