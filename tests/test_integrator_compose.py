@@ -77,6 +77,14 @@ def _vault(tmp_path: Path) -> Path:
     return root
 
 
+def write_register(root: Path, *rows: str) -> None:
+    """The vault's contradiction register with these rows ("| D279 | text | risk | raised | status | source |")."""
+    (root / "organized/registry").mkdir(parents=True, exist_ok=True)
+    (root / "organized/registry/contradictions.md").write_text(
+        "| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n" + "".join(f"{r}\n" for r in rows),
+        encoding="utf-8")
+
+
 def test_integrate_thin_day_is_not_padded(tmp_path: Path):
     cfg = load_vault_config(_vault(tmp_path))
     scan = scan_window(cfg, "inference", date(2026, 9, 29))

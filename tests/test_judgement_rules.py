@@ -171,15 +171,11 @@ def test_the_scout_keeping_the_anchor_is_an_anchored_mark(line: str) -> None:
 
 
 def test_a_section_naming_an_open_register_entry_is_an_integration(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tests.test_integrator_compose import _vault
+    from tests.test_integrator_compose import _vault, write_register
     from tests.test_judgement_notes import _brief
 
     root = _vault(tmp_path)
-    (root / "organized/registry").mkdir(parents=True)
-    (root / "organized/registry/contradictions.md").write_text(
-        "| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
-        "| D279 | Quill FP8 KV 在 >64K 上下文精度劣化的社区 issue 未复现 | ⚠⚠⚬ 中 | 2026-09-21 | 沿用 | x |\n",
-        encoding="utf-8")
+    write_register(root, "| D279 | Quill FP8 KV 在 >64K 上下文精度劣化的社区 issue 未复现 | ⚠⚠⚬ 中 | 2026-09-21 | 沿用 | x |")
     (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
         "# jay\n\n## Quill FP8 KV 长上下文掉精度：有人复现了（D279）⭐⭐⭐\n- https://github.com/quill/quill/issues/1234\n"
         "- 96K needle 从 94% 掉到 81%，prefill 之后 decode 阶段开始偏\n", encoding="utf-8")
@@ -223,14 +219,11 @@ def test_a_notes_author_named_in_its_title_is_no_subject_of_its_sections(tmp_pat
     ("- 精度没用那套协议测 → 挂 ⚠，和 D279 同一类问题", "net_new"),  # likened to the entry, no news of it
 ])
 def test_a_section_speaking_to_an_open_entry_follows_it_unless_it_sets_it_apart(tmp_path, line: str, status: str) -> None:  # type: ignore[no-untyped-def]
-    from tests.test_integrator_compose import _vault
+    from tests.test_integrator_compose import _vault, write_register
     from tests.test_judgement_notes import _brief
 
     root = _vault(tmp_path)
-    (root / "organized/registry").mkdir(parents=True)
-    (root / "organized/registry/contradictions.md").write_text(
-        "| D | 内容 | 风险 | 首次提出 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
-        "| D279 | Quill 双份权重的存储 / 加载成本文中讨论少 | ⚠⚬⚬ 中低 | 2026-09-21 | 沿用 | x |\n", encoding="utf-8")
+    write_register(root, "| D279 | Quill 双份权重的存储 / 加载成本文中讨论少 | ⚠⚬⚬ 中低 | 2026-09-21 | 沿用 | x |")
     (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
         f"# jay\n\n## §Backend.5 prefill 和 decode 分开量化的放代码了 ⭐⭐⭐\n- https://github.com/dq-lab/disagg-quant —— KV cache 两套 checkpoint\n{line}\n",
         encoding="utf-8")

@@ -250,16 +250,12 @@ def test_a_line_keeping_an_entry_open_or_unclear_closes_nothing(line: str) -> No
 
 
 def test_a_run_closes_the_entry_a_note_settles_and_carries_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tests.test_integrator_compose import _vault
+    from tests.test_integrator_compose import _vault, write_register
     from tests.test_judgement_notes import run_with_store
 
     root = _vault(tmp_path)
-    (root / "organized/registry").mkdir(parents=True)
-    (root / "organized/registry/contradictions.md").write_text(
-        "# 矛盾登记簿\n\n| 编号 | 内容 | 风险 | 首次 | 状态 | 来源 |\n|---|---|---|---|---|---|\n"
-        "| D181 | Quill sparse attention（decode）路线图：RFC 称 v0.9 落地，维护者说无时间表 | 中 | 2026-09-23 | 沿用 | x |\n"
-        "| D184 | Quill MXFP8 KV cache 在 SM90 的回退路径文档与代码不一致 | 中 | 2026-09-24 | 沿用 | x |\n",
-        encoding="utf-8")
+    write_register(root, "| D181 | Quill sparse attention（decode）路线图：RFC 称 v0.9 落地，维护者说无时间表 | 中 | 2026-09-23 | 沿用 | x |",
+                   "| D184 | Quill MXFP8 KV cache 在 SM90 的回退路径文档与代码不一致 | 中 | 2026-09-24 | 沿用 | x |")
     (root / "inbox/jay/2026-09-29T0935-jay-morning.md").write_text(
         "# jay · 早间\n\n## Quill v0.9 发布\n- sparse attention 后端已合入（experimental）\n"
         "- D181：v0.9 已落地，可以闭合\n- D184：v0.9 没提，沿用\n", encoding="utf-8")

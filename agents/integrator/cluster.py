@@ -26,6 +26,7 @@ from rapidfuzz import fuzz
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.marks import NO_NEW_DATA
+from agents.verifier.identifiers import digits_within
 from agents.verifier.names import arxiv_name, name_words
 from state.models import BriefWarning, Mention
 
@@ -33,12 +34,12 @@ if TYPE_CHECKING:
     from agents.scanner.notes import VaultFile
 
 __all__ = ["NOTHING_FOR", "Passage", "Item", "MistakenNumber", "cluster_items", "item_keys", "lead_name", "mistaken_numbers",
-           "section_key", "item_text", "release_named", "heading_name",
+           "section_key", "item_text", "release_named", "heading_name", "GITHUB_REPO",
            "passages_of", "PR_REF"]
 
 # owner/repo#123 as the team writes PRs; the URL form is folded in by _url_key.
 PR_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(\d+)\b")
-_GITHUB_REPO = re.compile(r"https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+?)(?:\.git)?(?:[/?#]|$)", re.IGNORECASE)
+GITHUB_REPO = re.compile(r"https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+?)(?:\.git)?(?:[/?#]|$)", re.IGNORECASE)
 _PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
 # A link line under a heading: the URL bare or after a short label ("URL：", "来源：", "Source: ", "原文：").
@@ -389,7 +390,7 @@ def cluster_items(
                 item.arxiv.append(value)
             elif kind == "pr" and value not in item.names:
                 item.names.append(value)
-            elif kind == "url" and (repo := _GITHUB_REPO.match(value)) and len(repo.group(1)) >= 4 \
+            elif kind == "url" and (repo := GITHUB_REPO.match(value)) and len(repo.group(1)) >= 4 \
                     and repo.group(1).lower() not in item.names:
                 item.names.append(repo.group(1).lower())  # github.com/ai-dynamo/dynamo/… is Dynamo's page
         for arxiv_id in item.arxiv:
@@ -442,12 +443,6 @@ def _sole_paper(source: str, passages: Sequence[Passage], anchors_by_line: Mappi
     return next(iter(given))
 
 
-def _digits_within(short: str, full: str) -> bool:
-    """``short``'s digits are ``full``'s with some left out, in order (2610.0318 in 2610.00318)."""
-    rest = iter(full)
-    return short != full and all(ch in rest for ch in short)
-
-
 def _first_name(mention: Mention) -> str | None:
     """The proper name a line gives a number ("Loomfold" of "Loomfold: Activation Offload…（2703.0441）")."""
     given = arxiv_name(mention)
@@ -463,7 +458,7 @@ def _join_misnumbered(items: dict[str, Item], named: Mapping[str, set[str]]) -> 
         if item.arxiv or not item.malformed:
             continue
         full = {k: other for k, other in items.items() if k != key and other.arxiv
-                and any(_digits_within(m, a) for m in item.malformed for a in other.arxiv)}
+                and any(digits_within(m, a) for m in item.malformed for a in other.arxiv)}
         said = {k: item_text(other).lower() for k, other in full.items()}
         if not item.passages:
             # Only lines give the number ("| 5 | ShardLake: Elastic KV … | 2610.4417 |"): the name they give it.

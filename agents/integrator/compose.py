@@ -73,6 +73,7 @@ from agents.scanner.e1_format import (
     relayed_only,
 )
 from agents.scanner.excerpt import excerpt
+from agents.scanner.mentions import RANK_LABEL
 from agents.scanner.queue import claimed_flag
 from agents.scanner.register import D_NUMBER
 from agents.verifier.caveats import is_metadata_caveat
@@ -166,16 +167,13 @@ _SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued
                      r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
 
 
-_RANK_LABEL = re.compile(r"(?:tier|top|rank|p|q|part|step)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?", re.IGNORECASE)
-
-
 def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
     """A note section's own name ("## C2C 仓库今天放了代码") names it, so the living document's bullets and the
     earlier briefs that name it are found; the topic's own terms ("vLLM", "FlashInfer") name too much to count."""
     common = {k.lower() for k in rules.keywords} | set(rules.names) | set(rules.people)  # an author is no subject
     leads = {n.lower() for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)
              and not re.match(r"\s{0,3}#\s", p.heading)  # a note's title names the note ("# flyP · 精读 · …")
-             and (n := heading_name(p.heading)) and len(n) >= 3 and not _RANK_LABEL.fullmatch(n)} - common
+             and (n := heading_name(p.heading)) and len(n) >= 3 and not RANK_LABEL.fullmatch(n)} - common
     new = sorted(leads - set(item.names))
     # A repository named after the topic's own term (github.com/vllm-project/vllm) names every bullet about it.
     kept = [n for n in item.names if n not in common]
@@ -201,10 +199,6 @@ _NOT_THAT_ENTRY = re.compile(r"不是(?:一个|同一|一回)|不是[^，。；]
                              r"\b(?:different|unrelated|not the same|another (?:system|issue))\b", re.IGNORECASE)
 _ENTRY_NEWS = re.compile(r"答案|有数了?|复现|修(?:了|掉|好|复)|补(?:了|上|测)|更新|回复|答复|进展|闭合|仍(?:未|没)|还是没|"
                          r"\b(?:answer(?:ed|s)?|reproduced|fixed|update[ds]?|settle[sd]?|still (?:no|not))\b", re.IGNORECASE)
-_RAISED_LINE = re.compile(r"^\s*(?:[-*•]\s*)?D(\d{3,4})\s*(?:[：:]|[（(][^）)\n]{0,30}[）)]|\s(?=[⚠⚬]))\s*(.+)$",
-                          re.MULTILINE)
-
-
 def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str]) -> Judgement:
     """A section of the item's own that names an open register entry ("## FlashInfer FP8 KV 掉精度：有人复现了（D179）",
     "- spark 9-29 挂的那条 D208 还是没答案") brings news of a question the team already holds: an integration."""
@@ -776,13 +770,9 @@ def integrate(
     # The papers the register's open entries are about (its file's rows as of the brief).
     register_papers = {r.id for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)
                        for r in find_arxiv_refs(e.text) if not r.malformed}
-    open_entries: dict[int, str] = {e.number: e.text for e in scan.register
-                                    if not e.closed and (e.raised is None or e.raised <= scan.day)}
-    for brief in scan.earlier_briefs:  # the entries the slot's baseline briefs raised ("D208：DQ 2609.26333 …")
-        for number, text in _RAISED_LINE.findall(brief.text or ""):
-            open_entries.setdefault(int(number), text)
-    for number, text in (open_register or {}).items():  # the store's open entries as of the brief (any topic's)
-        open_entries.setdefault(number, text)
+    # The open register entries as of the brief: the store's (the register file and every brief's), else the file's.
+    open_entries: dict[int, str] = dict(open_register) if open_register is not None else {
+        e.number: e.text for e in scan.register if not e.closed and (e.raised is None or e.raised <= scan.day)}
     for item in items:
         if item.card is None and not item.queue_card:
             item.vault_card = next((scan.card_files[i] for i in item.arxiv if i in scan.card_files), None)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agents.integrator.cluster import Item, release_named
+from agents.integrator.cluster import GITHUB_REPO, Item, release_named
 from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
 from agents.integrator.select import Judgement, item_text
@@ -154,8 +154,7 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
         title = tidy_title(passage.heading)
         if _nameable(title):
             # "英伟达那套…框架出了 1.0.2" over github.com/ai-dynamo/dynamo: said with the project's name.
-            repo = next((n for n in item.names if item.urls and any(f"/{n}" in u.lower() for u in item.urls)
-                         and "github.com" in " ".join(item.urls)), None)
+            repo = next((m.group(1) for u in item.urls if (m := GITHUB_REPO.match(u))), None)
             if repo and not re.search(r"[A-Za-z]{3,}", title) and repo.lower() not in title.lower():
                 return f"{repo[:1].upper()}{repo[1:]} · {title}"
             return title

@@ -15,7 +15,7 @@ from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sent
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["PLATFORM", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
+__all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
@@ -303,7 +303,7 @@ def extract_mentions(source: str, text: str, first_line: int = 1) -> list[Mentio
 
 
 # A section's rank or slot, not a name: "Tier1-A", "Top15", "P0", "Q3".
-_LABEL_NAME = re.compile(r"(?:tier|top|rank|p|q)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?", re.IGNORECASE)
+RANK_LABEL = re.compile(r"(?:tier|top|rank|p|q|part|step)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?", re.IGNORECASE)
 # The promiser said as the subject's people: "作者在 issue 里回复", "维护者说", "the authors say".
 _BACKREF = re.compile(r"作者|维护者|开发团队|官方|\bthe (?:authors?|maintainers?|team|devs|developers)\b", re.IGNORECASE)
 
@@ -421,7 +421,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 sentence = f"{head}…{sentence}"
             # Under "## TierPilot：…" a line about "the authors" promises for TierPilot: the section names it.
             named = [n for n in _HEADING_NAME.findall(re.sub(r"§\S+|arXiv\S*|\d{4}\.\d{4,5}\S*", " ", heading))
-                     if not _LABEL_NAME.fullmatch(n)]
+                     if not RANK_LABEL.fullmatch(n)]
             name = named[0] if named and not PLATFORM.fullmatch(named[0]) else title_name
             own = [n for n in _HEADING_NAME.findall(sentence) if not PLATFORM.fullmatch(n)]
             back = _BACKREF.search(sentence)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
-from agents.scanner.mentions import METRICS, nearest_metric
+from agents.scanner.mentions import METRICS, RANK_LABEL, nearest_metric
 from agents.scanner.tables import row_sentence
 from agents.verifier.names import arxiv_name, name_key
 from state.models import BriefWarning, Mention
@@ -472,9 +472,9 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             continue
         context = mention.context
         # "吞吐 1,820 → 2,350 tok/s": the pair says a relative change (+29.1%), compared with one written as such.
-        pair = _before_of(here, index, context, pos)
+        before = _before_of(here, index, context, pos)
         derived = ""
-        if context[end:].lstrip().startswith(_ARROW) or (context[:pos].rstrip().endswith(_ARROW) and pair is None):
+        if context[end:].lstrip().startswith(_ARROW) or (context[:pos].rstrip().endswith(_ARROW) and before is None):
             continue
         clause = context[spans[index - 1][1] if index > 0 else 0:pos]
         change = _direction(clause) if mention.detail.get("unit") == "%" else 0
@@ -496,10 +496,9 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             subject = _prose_subject(context, spans, index, sources)
         if metric is None and unit in ("tok/s", "tokens/s", "req/s"):
             metric = "throughput"
-        if pair is not None:
+        if before is not None:
             metric = metric or ("throughput" if unit in ("tok/s", "tokens/s", "req/s") else None)
             subject = subject or (None if table else _prose_subject(context, spans, index - 1, sources))
-            before = pair
             percent = round((float(mention.detail["number"]) - before) / before * 100, 1)
             if not percent:
                 continue
@@ -531,7 +530,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             pair = _name_chain(context[:pos], sources, 2)
             subject = f"{pair[0]} vs {pair[1]}" if pair else subject
         # A before → after pair's words stand before its first figure ("decode 吞吐 1,820 tok/s → 2,350 tok/s").
-        paired = pair is not None and index > 0 and context[spans[index - 1][1]:pos].strip() in _ARROW
+        paired = before is not None and index > 0 and context[spans[index - 1][1]:pos].strip() in _ARROW
         qualifier_text = _qualifier_text(mention, spans, index - 1 if paired else index)
         if metric in ("p50", "p99"):
             # "TTFT p99 180ms": the percentile qualifies the metric named before it, else a latency.
@@ -553,7 +552,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
 
 _PLAIN_HEADS = frozenset({"table", "figure", "the", "this", "note", "notes", "paper", "update", "tier", "top", "new",
                           "daily", "weekly", "summary", "section", "appendix", "abstract"})
-_LABEL = re.compile(r"(?:tier|top|rank|p|q)[-_ ]?\d+(?:[-_.]?[A-Za-z0-9]{1,2})?|arxiv|https?|doi", re.IGNORECASE)
+_SITE_WORD = re.compile(r"arxiv|https?|doi", re.IGNORECASE)
 
 
 def _name_on_line(mention: Mention) -> str | None:
@@ -565,7 +564,7 @@ def _name_on_line(mention: Mention) -> str | None:
     for match in _NAME.finditer(mention.context or ""):
         word = match.group(1)
         proper = re.search(r"[A-Z].*[A-Z0-9]|[a-z][A-Z]", word) or (word[0].isupper() and len(word) >= 4)
-        if proper and not _LABEL.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_ENTITY_WORDS \
+        if proper and not RANK_LABEL.fullmatch(word) and not _SITE_WORD.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_ENTITY_WORDS \
                 and word.lower() not in _PLAIN_HEADS and not _HARDWARE.fullmatch(word):
             return word
     return None
@@ -843,7 +842,7 @@ CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bcon
 
 
 def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]],
-                  group: Sequence[FigureClaim] = ()) -> bool:
+                  about: Collection[str] | None = None) -> bool:
     """A first-hand source writes both figures in its own account (a sub-result beside the headline one):
     its author gives two figures for two set-ups, so they do not disagree. A table whose rows are
     sources, or a line calling the figures a contradiction, lines up others' figures: not one account."""
@@ -852,10 +851,10 @@ def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Wr
         return _UNIT_ALIASES.get(unit, unit) == figure.unit and figure.low * 0.95 <= low and high <= figure.high * 1.05 \
             and low * 0.95 <= figure.low and figure.high <= high * 1.05
 
-    # Of this entity and metric: a source's figure of another subject ("+15%" of another paper) is no sub-result.
-    about = {c.mention.source for c in group} if group else set(written)
+    # ``about``: the sources with a figure of this entity and metric; a source's figure of another subject ("+15%"
+    # of another paper) is no sub-result of this one.
     for source, entries in written.items():
-        if is_brief_path(source) or source not in about:
+        if is_brief_path(source) or (about is not None and source not in about):
             continue
         own = [e for e in entries if not e[3]]
         if any(matches(e, a) for e in own) and any(matches(e, b) for e in own):
@@ -934,9 +933,10 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
         # then only conditions stated different keep two figures apart.
         declared = _declared_clash(clash_lines, subject, metric)
+        about = {c.mention.source for c in group}
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
                  if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared) and not _author_parts(a, b)
-                 and not _both_written(a, b, written, group)]
+                 and not _both_written(a, b, written, about)]
         if not clash:
             continue
         # The figures that disagree are listed (a figure its author set apart from them is not one of them).

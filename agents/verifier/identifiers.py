@@ -15,7 +15,7 @@ from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
 from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
 from state.models import BriefWarning, Mention
 
-__all__ = ["likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
+__all__ = ["digits_within", "likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
 
 # A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
 # Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
@@ -75,12 +75,12 @@ def likely_ids(mentions: Sequence[Mention], cards: Sequence[CardLike],
             found[digits] = (card_hits[0], "paper_card 号码")
         elif candidates and candidates.get(digits):
             found[digits] = (candidates[digits][0], "arXiv 标题检索候选")
-        elif (within := sorted({c.arxiv for c in cards if _digits_within(digits, c.arxiv)})) and len(within) == 1:
+        elif (within := sorted({c.arxiv for c in cards if digits_within(digits, c.arxiv)})) and len(within) == 1:
             found[digits] = (within[0], "paper_card 号码（少写的一位之外逐位相同）")  # 2610.3391 in 2610.03391
     return found
 
 
-def _digits_within(short: str, full: str) -> bool:
+def digits_within(short: str, full: str) -> bool:
     """``short``'s digits are ``full``'s with one or more left out, in order, the month the same."""
     rest = iter(full)
     return short != full and short[:5] == full[:5] and all(ch in rest for ch in short)

@@ -121,6 +121,9 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
             continue
         if _bracketed_alias(group, title):
             continue
+        unrelated = any(n.strong for n in group) and _unrelated(name, title)
+        renamed = unrelated and _led_by_related_title(
+            name, title, [n.name for (other, _), others in seen.items() if other == identifier for n in others])
         typos = _misspelled(name, title)
         if typos and not _only_misspelt(name, title, typos):
             typos = []  # another wording of the title ("Sharing Draft Trees Across Requests"), not a misspelling
@@ -128,14 +131,11 @@ def check_titles(mentions: Sequence[Mention], facts: Mapping[str, PaperFacts],
             detail = "、".join(f"{a}→{b}" for a, b in typos)
             text = (f"arXiv {identifier} 在笔记中写作「{name}」，{origin}标题为「{title}」：拼写不一致（{detail}）。")
             action = f"按{origin}标题改正拼写"
-        elif any(n.strong for n in group) and _unrelated(name, title) and not _led_by_related_title(
-                name, title, [n.name for (other, _), others in seen.items() if other == identifier for n in others]):
+        elif unrelated and not renamed:
             text = (f"笔记把「{name}」标为 arXiv {identifier}，但{origin}上 {identifier} 的标题是「{title}」，"
                     "两者无关：号码可能写错。")
             action = "核对原文链接，改正号码或名称"
-        elif (_written_title(name) and not _same_title(name, title)) or (any(n.strong for n in group) and _unrelated(
-                name, title) and _led_by_related_title(name, title, [n.name for (other, _), others in seen.items()
-                                                                    if other == identifier for n in others])):
+        elif (_written_title(name) and not _same_title(name, title)) or (unrelated and renamed):
             # "DedupKV: Cross-Request KV Deduplication…" for the card's "TwinBlock: Runtime Cross-Request KV Block…":
             # the note writes another title of the paper (an earlier version's, or from memory).
             text = (f"arXiv {identifier} 在笔记中的标题是「{name}」，{origin}标题为「{title}」：标题不同"
