@@ -211,25 +211,32 @@ def _receivers(mark: Mark) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z][\w-]*", clause)}
 
 
-def _handing(marks: Sequence[tuple[str, Mark]], rules: ScopeRules) -> list[tuple[str, Mark]]:
-    """The marks with a line-end arrow read: "→ spark llm-infra" hands the item over when it names a person or a
+def _handover(mark: Mark, rules: ScopeRules) -> Mark | None:
+    """The mark with a line-end arrow read: "→ spark llm-infra" hands the item over when it names a person or a
     topic of the vault (then it is a ``forwarded`` mark); "vLLM → SGLang" names neither and is no mark."""
-    known = rules.people | rules.known_topics | rules.names
-    found = []
-    for path, mark in marks:
-        if mark.kind == "arrow":
-            words = re.findall(r"[A-Za-z][\w.-]*", mark.value)
-            if not words or words[0].lower() not in known:
-                continue
-            mark = replace(mark, kind="forwarded")
-        found.append((path, mark))
-    return found
+    if mark.kind != "arrow":
+        return mark
+    words = re.findall(r"[A-Za-z][\w.-]*", mark.value)
+    if not words or words[0].lower() not in rules.people | rules.known_topics | rules.names:
+        return None
+    return replace(mark, kind="forwarded")
+
+
+def _handing(marks: Sequence[tuple[str, Mark]], rules: ScopeRules) -> list[tuple[str, Mark]]:
+    """``(path, mark)`` pairs with their arrows read (``_handover``)."""
+    return [(path, read) for path, mark in marks if (read := _handover(mark, rules)) is not None]
+
+
+def _read_marks(lines: Sequence[tuple[int, str]], rules: ScopeRules) -> list[Mark]:
+    """The marks of ``lines`` with their arrows read (``_handover``)."""
+    return [read for mark in read_marks(lines) if (read := _handover(mark, rules)) is not None]
 
 
 def _other_lane(mark: Mark, rules: ScopeRules) -> bool:
     """A hand-over to this topic's writer naming a lane of theirs that is not this topic: "转 tom evaluation"."""
-    lanes = _receivers(mark) - rules.people
-    return bool(_receivers(mark) & rules.owners) and bool(lanes) and not lanes & (
+    receivers = _receivers(mark)
+    lanes = receivers - rules.people
+    return bool(receivers & rules.owners) and bool(lanes) and not lanes & (
         rules.names | {k.lower() for k in rules.keywords})
 
 
@@ -480,7 +487,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             verdicts.append(PassageVerdict(passage, "excluded", f"来源小结只列 §{' / §'.join(sorted(kept_labels))} 为本主轴相关，"
                                            f"其余转交：「{_quote(routed[1])}」（{passage.path} L{routed[0]}）"))
             continue
-        marks = [m for _, m in _handing([("", m) for m in read_marks(lines)], rules)]
+        marks = _read_marks(lines, rules)
         outside = next((m for m in marks if _kept_out(m, rules)), None)
         if outside is not None:  # "和 inference 没关系", "不进 inference": the scout keeps it out of this topic
             verdicts.append(PassageVerdict(passage, "excluded", f"来源标注不属本主轴：「{_quote(outside.text)}」"
@@ -500,7 +507,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
                 verdicts.append(PassageVerdict(passage, "carried", f"来源标注已锚 / 沿用：「{_quote(status.text)}」（{where}）"))
             continue
         # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
-        referring = [m for _, m in _handing([("", m) for m in read_marks(getattr(passage, "references", []))], rules)]
+        referring = _read_marks(getattr(passage, "references", []), rules)
         handed = next((m for m in [*marks, *referring] if m.kind == "forwarded" and not _targets(m.value, rules)[0]
                        and not _targets(m.text.split("转")[0], rules)[0]
                        and (not (_receivers(m) & rules.owners) or _lane_elsewhere(m, rules) or _other_lane(m, rules))),

@@ -209,13 +209,12 @@ def _anchored_by_heading(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
 
 
 _RARE_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{4,}(?![A-Za-z])")  # "Mattson": a person's or method's name
-_CJK_PAIR = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SAME_PAIRS = 6
 _COMMON_PAIRS = frozenset({"推理", "模型", "数据", "一个", "可以", "我们", "这个", "没有", "服务", "问题", "结果", "方法"})
 
 
 def _pairs(text: str) -> set[str]:
-    return {run[i:i + 2] for run in _CJK_PAIR.findall(text) for i in range(len(run) - 1)} - _COMMON_PAIRS
+    return {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)} - _COMMON_PAIRS
 
 
 def _anchored_by_rare_name(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
+from datetime import date
 from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo
 
@@ -16,6 +17,7 @@ from agents.scanner.e1_format import is_brief_path
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
+from agents.scanner.notes import VaultFile
 from agents.scanner.register import closures_in, raises_in
 from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
@@ -143,25 +145,27 @@ def _slot_briefs(topics: Mapping[str, Topic], briefs: Sequence[BriefRecord]) -> 
     return found
 
 
+def _notes(scan: WindowScan) -> list[VaultFile]:
+    """The window's scout notes (not briefs): what their lines raise or settle is read from them here;
+    briefs record their own (``seed_register``)."""
+    return [f for f in scan.files if f.path.startswith("inbox/") and not is_brief_path(f.path)]
 
 
-def _raised_in_notes(scan: WindowScan) -> list[tuple[int, str, int, str]]:
-    """The numbers the window's notes raise things under ("新挂 D196"): briefs' are read by ``seed_register``."""
-    return [(number, file.path, line, text) for file in scan.files
-            if file.path.startswith("inbox/") and not is_brief_path(file.path)
-            for number, line, text in raises_in(file.body or "", getattr(file, "body_line", 1) or 1)]
+def _raised_in_notes(notes: Sequence[VaultFile]) -> list[tuple[int, str, int, str]]:
+    """The numbers the notes raise things under ("新挂 D196")."""
+    return [(number, file.path, line, text) for file in notes
+            for number, line, text in raises_in(file.body, file.body_line)]
 
 
-def _close_settled(ctx: BatonContext, scan: WindowScan, open_numbers: set[int]) -> None:
-    """Close the open entries a scout's note of the window settles ("D181：v0.31.0 已落地，晚上闭合"), with
-    that line as the evidence. Briefs record their own closures (``seed_register``); a note's word is read here."""
-    for file in scan.files:
-        if not file.path.startswith("inbox/") or is_brief_path(file.path):
-            continue
-        for number, line, text in closures_in(file.body or "", getattr(file, "body_line", 1) or 1):
+def _close_settled(ctx: BatonContext, day: date, notes: Sequence[VaultFile], open_numbers: set[int]) -> None:
+    """Close the open entries a scout's note settles ("D181：v0.31.0 已落地，晚上闭合"), with that line as the
+    evidence."""
+    for file in notes:
+        for number, line, text in closures_in(file.body, file.body_line):
             if number in open_numbers:
-                close_entry(ctx.db, number, scan.day, f"{file.path} L{line}：{text[:160]}")
+                close_entry(ctx.db, number, day, f"{file.path} L{line}：{text[:160]}")
                 open_numbers.discard(number)
+
 
 def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     """Look identifiers up on arXiv (batched, cached), run the cross-source checks, number the warnings."""
@@ -177,8 +181,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     slot_briefs = _slot_briefs(ctx.config.topics, briefs)
     superseded = set(slot_briefs.values())
     # This topic's own earlier slot briefs (not baton's drafts): the record whose numbers it carries.
-    own_record = sorted(path for path, thread in slot_briefs.items()
-                        if thread.rsplit(":", 1)[0] == state.topic and thread.rsplit(":", 1)[1] < state.day)
+    own_record = sorted(path for path, thread in slot_briefs.items() if thread < f"{state.topic}:{state.day}"
+                        and thread.startswith(f"{state.topic}:"))
     track_promise_history(ctx.db, ctx.config.root, ctx.config.tz, scan.start)
     with ArxivApi(ArxivSettings.from_settings(ctx.settings), scan.day, ArxivCache(ctx.db)) as api:
         verdicts = api.lookup(identifiers)
@@ -187,7 +191,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     with register_view(scan.end, own, superseded, own_record):
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
-        warnings += raised_elsewhere(ctx.db, _raised_in_notes(scan), scan.end)
+        notes = _notes(scan)
+        warnings += raised_elsewhere(ctx.db, _raised_in_notes(notes), scan.end)
     if ctx.settings.crash_after == "verify:numbered":
         os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
     # A collision raised in an earlier brief is carried with its number in the open list, not raised again.
@@ -208,7 +213,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     kept_names = {name for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
                   if (name := leading_system(str(bullet.text), scan.topic.keywords))}
     register_open, register_elsewhere = [], []
-    _close_settled(ctx, scan, {e.number for e in open_entries(ctx.db, scan.end, own, superseded)})
+    _close_settled(ctx, scan.day, notes, {e.number for e in open_entries(ctx.db, scan.end, own, superseded)})
     for e in open_entries(ctx.db, scan.end, own, superseded):
         if e.d in carried:
             continue
