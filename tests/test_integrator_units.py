@@ -458,13 +458,13 @@ def test_two_notes_of_one_scout_are_one_witness_in_the_ranking() -> None:
     ("380 ms", "TTFT 380ms", True),
 ])
 def test_a_figure_is_known_only_as_a_whole_number(raw: str, known: str, expected: bool) -> None:
-    from agents.integrator.select import _figure_known
+    from agents.integrator.select import figure_known
 
     @dataclass
     class _Figure:
         raw: str
 
-    assert _figure_known(_Figure(raw), known) is expected
+    assert figure_known(_Figure(raw), known) is expected
 
 
 def test_one_name_under_two_numbers_in_the_lists_is_told_on_both_entries_and_a_list_title_is_not() -> None:

@@ -268,3 +268,30 @@ def test_a_full_translation_of_a_paper_is_that_paper() -> None:
     [paper] = [i for i in items if "arxiv:2609.31415" in i.keys]
     assert any("完整翻译" in p.heading for p in paper.passages)
     assert "url:https://blog.csdn.net/x/article/details/1" in paper.keys
+
+
+_TRACKED = ("## §9.1 引擎版本\n- Quill v2.4.0：默认开启 chunked prefill，TTFT p50 210 ms〔v9 · 2026-09-20〕\n"
+            "## §9.2 部署经验\n- Quill 生产踩坑：多租户下 prefix cache 命中率掉到 40%〔v9 · 2026-09-21〕\n"
+            "- 调度器对比：Quill / Tern 在长上下文下排队时延差 2×〔v9 · 2026-09-22〕\n")
+
+
+@pytest.mark.parametrize(("note", "news"), [
+    # A patch with no figures at all.
+    ("## Quill v2.4.1 补丁 ⭐⭐⭐\n- https://github.com/quill-ai/quill/releases/tag/v2.4.1\n"
+     "- 修了 chunked prefill 下 LoRA adapter 串号的 bug\n- 没有新 benchmark\n", "来源未给新数字"),
+    # A patch restating the figure the release bullet already holds.
+    ("## Quill 2.4.1 hotfix ⭐⭐⭐\n- https://github.com/quill-ai/quill/releases/tag/v2.4.1\n"
+     "- release notes repeat TTFT p50 210 ms; only a scheduler crash fix\n", "来源未给新数字"),
+    # A patch with a figure of its own.
+    ("## Quill v2.4.1 补丁 ⭐⭐⭐\n- https://github.com/quill-ai/quill/releases/tag/v2.4.1\n"
+     "- 修了 prefill 死锁，TTFT p50 降到 185 ms\n", "今日带来新数字"),
+])
+def test_a_release_says_only_its_own_history_and_what_is_really_new(tmp_path, note: str, news: str) -> None:  # type: ignore[no-untyped-def]
+    brief = _day_brief(tmp_path, f"# jay\n\n{note}", "\n" + _TRACKED)
+    [inc] = [i for i in brief.increments if "Quill" in i.title]
+    assert inc.status == "integrated"
+    assert news in inc.argument and news in inc.relation
+    if news != "今日带来新数字":
+        assert "今日带来新数字" not in inc.argument + inc.relation
+    # The release's own history is the version bullet (§9.1), not every bullet that names the product.
+    assert "§9.1" in inc.relation and "§9.2" not in inc.relation.split("。", 1)[1]

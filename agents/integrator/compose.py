@@ -55,6 +55,7 @@ from agents.integrator.select import (
     TopicFit,
     cut_reason,
     density_of,
+    figure_known,
     honesty_statement,
     judge_status,
     mentions_item,
@@ -242,7 +243,10 @@ def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tup
     bullets = [(s, b) for s, b in anchored if re.match(rf"\W*{re.escape(product)}\b", str(b.text), re.IGNORECASE)]
     if not bullets or any(version in str(b.text) for _, b in bullets):
         return judgement
-    return replace(judgement, status="integrated", bullets=bullets[:3], new_figures=list(item.figures))
+    # Only the figures the product's bullets do not already hold: a patch release restating them brings none.
+    known = "\n".join(str(b.text) for _, b in bullets)
+    fresh = [f for f in item.figures if not f.detail.get("spec") and not figure_known(f, known)]
+    return replace(judgement, status="integrated", bullets=bullets[:3], new_figures=fresh)
 
 
 def topic_names(topic: Any) -> frozenset[str]:

@@ -460,13 +460,68 @@ def _status_argument(item: Item, title: str, judgement: Judgement, doc: str, lat
                 f"；要点摘自来源原句（见上）{echoed}。")
     figures = [f.raw for f in judgement.new_figures]
     figure_text = f"；今日新数字：{' / '.join(dict.fromkeys(figures[:6]))}" if figures else ""
-    where = sorted({f"{s.id}（{_version(b.version)} · {b.day}）" for s, b in judgement.bullets})
+    where = sorted({f"{s.id}（{_version(b.version)} · {b.day}）" for s, b in own_history(item, judgement)})
     anchored = (f"已锚入 {' / '.join(where)}" if where else
                 f"往期简报已提及（{' / '.join(judgement.briefs)}）" if judgement.briefs else
                 (judgement.marked or "来源标注已锚"))
-    new = ("新入 paper_card" if judgement.new_card and not judgement.new_figures else
-           "今日带来新数字" if judgement.new_figures or not judgement.echoes else "今日给出的数字见于更早的他源")
-    return f"{_label(item, title)} {anchored}；{new}，依据 {'、'.join(facts)}{figure_text}{echoed}。"
+    return f"{_label(item, title)} {anchored}；{todays_news(item, judgement)}，依据 {'、'.join(facts)}{figure_text}{echoed}。"
+
+
+def _release(item: Item) -> tuple[str, str] | None:
+    """The one release the item's own note sections name ("## Quill v2.4.1 补丁"), if they name one."""
+    headings = [p.heading for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path) and p.heading]
+    found = {release_named(h) for h in headings} - {None}
+    if len(found) != 1:
+        return None
+    product, version = next(iter(found))  # type: ignore[misc]
+    written = next((m.group(0) for h in headings if (m := re.search(re.escape(product), h, re.IGNORECASE))), product)
+    return written, version
+
+
+def own_history(item: Item, judgement: Judgement) -> list[tuple[Any, Any]]:
+    """The anchored bullets that are the item's own history, not every bullet that names its product.
+
+    The bullets citing its paper or link first; for a release, the bullets recording a version of the
+    product ("Quill v2.4.0 …"), else those about the product under their own head; else the bullets whose
+    head names the item; else all that were found.
+    """
+    bullets = list(judgement.bullets)
+    if len(bullets) <= 1:
+        return bullets
+    cited = [(s, b) for s, b in bullets if set(getattr(b, "arxiv", []) or []) & set(item.arxiv)
+             or any(u.split("://", 1)[-1].rstrip("/").lower() in str(b.text).lower() for u in item.urls)]
+    if cited:
+        return cited
+    release = _release(item)
+    if release is not None:
+        product = re.escape(release[0].lower())
+        versions = [(s, b) for s, b in bullets
+                    if re.search(rf"(?<![\w.-]){product}\s*[- ]?\s*v?\d+(?:\.\d+)+", str(b.text), re.IGNORECASE)]
+        headed = [(s, b) for s, b in bullets if re.match(rf"\W*{product}\b", str(b.text), re.IGNORECASE)]
+        return versions or headed or bullets
+    names = [n for n in item.names if len(n) >= 3]
+    headed = [(s, b) for s, b in bullets if names and any(
+        n in re.split(r"[：:]", str(b.text), maxsplit=1)[0].lower() for n in names)]
+    return headed or bullets
+
+
+def todays_news(item: Item, judgement: Judgement) -> str:
+    """What today brings to an anchored item, as the evidence says it: new figures, a new card, figures
+    seen earlier elsewhere, a new release, news of a register entry; never "new figures" where there are none."""
+    if judgement.new_card and not judgement.new_figures:
+        return "新入 paper_card"
+    if judgement.new_figures:
+        return "今日带来新数字"
+    if judgement.echoes:
+        return "今日给出的数字见于更早的他源"
+    if judgement.status == "carried":
+        return "今日无新数字或新内容"
+    release = _release(item)
+    if release is not None:
+        return f"今日为新版本 {release[0]} {_version(release[1])}，来源未给新数字"
+    if judgement.marked.startswith("续登记簿"):
+        return f"今日为登记簿条目 {judgement.marked.split('：', 1)[0].removeprefix('续登记簿 ')} 带来进展，无新数字"
+    return "今日有新进展（发布 / 组合），来源未给新数字"
 
 
 def _echo_text(judgement: Judgement) -> str:
@@ -491,8 +546,8 @@ def relation_text(item: Item, judgement: Judgement, match: SectionMatch | None, 
     lead += f"已锚定：{' / '.join(names)}" if names else "尚无已锚条目"
     if judgement.status == "net_new":
         return f"{lead}。本条为该节新增的 NET-new 条目，与上列已锚条目并列补充。"
-    where = sorted({s.id for s, _ in judgement.bullets})
-    tail = (f"本条已在 {' / '.join(where)} 锚入，今日内容是对已锚条目的补充（新数字或新组合）" if where else
+    where = sorted({s.id for s, _ in own_history(item, judgement)})
+    tail = (f"本条已在 {' / '.join(where)} 锚入，今日内容是对已锚条目的补充（{todays_news(item, judgement)}）" if where else
             "本条在往期简报中出现过、尚未写入活文档" if judgement.briefs else
             "来源称其内容已锚（活文档未见以本条为名的条目），今日内容按整合处理")
     return f"{lead}。{tail}。"

@@ -34,6 +34,7 @@ __all__ = [
     "TopicFit",
     "SourceHealth",
     "judge_status",
+    "figure_known",
     "mentions_item",
     "cut_reason",
     "item_text",
@@ -93,7 +94,7 @@ def mentions_item(text: str, item: Item) -> bool:
     return any(name in lowered for name in item.names)
 
 
-def _figure_known(figure: Any, known: str) -> bool:
+def figure_known(figure: Any, known: str) -> bool:
     numbers = _NUMBER.findall(figure.raw)
     if not numbers:
         return True
@@ -255,7 +256,7 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         # A note's own sections name no paper or link: judge them by their figures against the whole
         # anchored text; a digest whose every figure is already anchored brings nothing new.
         known = "\n".join(b.text for _, b in anchored)
-        if item.figures and all(_figure_known(f, known) for f in item.figures):
+        if item.figures and all(figure_known(f, known) for f in item.figures):
             return Judgement("carried", marked="要点中的数字均已见于活文档")
         return Judgement("net_new")
     if not bullets and not briefs:
@@ -264,7 +265,7 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
     # A brief's figures relay its own topic's notes and documents: news only when a scout's note gives them.
     new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
-                   and not _figure_known(f, known)]
+                   and not figure_known(f, known)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     status = "integrated" if new_figures or new_card else "carried"
