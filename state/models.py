@@ -63,7 +63,7 @@ class Mention(_Model):
     """One thing a source says: an arXiv reference, a URL, a version, a figure, a promise…"""
 
     source: str
-    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility", "caveat"]
+    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility", "caveat", "setup"]
     value: str
     raw: str
     line: int

@@ -82,6 +82,33 @@ def test_number_conflicts(notes: tuple[str, ...], expected: set[str]) -> None:
 
 
 @pytest.mark.parametrize(("notes", "expected"), [
+    # Positives: one source states the workload, the other does not, and a scout vouches for one set-up.
+    (("Corvid TTFT 120ms（H100，多轮 agent）", "Corvid TTFT 300ms（H100）\n- 两个 Corvid TTFT 其实是同一配置下跑的"),
+     {"Corvid ttft"}),
+    (("Corvid 吞吐 +27%（H100，长上下文混合负载）", "Corvid 吞吐提升 44%\n- 注：Corvid 这两个吞吐数字来自同一组实验"),
+     {"Corvid throughput 增幅"}),
+    (("QuillServe TTFT 95ms with FP8", "QuillServe TTFT 240ms\n- QuillServe: the TTFT numbers come from the same benchmark run"),
+     {"QuillServe ttft"}),
+    (("QuillServe TTFT 95ms with FP8", "QuillServe TTFT 240ms\n- this is apples-to-apples for QuillServe 240ms vs 95ms"),
+     {"QuillServe ttft"}),
+    (("Corvid 命中率 31%（trace A）", "Corvid 命中率 64%\n- Corvid 64% 和上面 31% 配置完全一样"), {"Corvid hit"}),
+    (("Corvid TTFT 120ms（H100，多轮）", "Corvid TTFT 300ms\n- Corvid TTFT 在同样的环境下复测"), {"Corvid ttft"}),
+    # Near misses: the vouch is denied, names another entity, names neither metric nor figure, or the
+    # set-ups are stated different (a vouch does not overrule A100 against H100).
+    (("Corvid TTFT 120ms（H100，多轮 agent）", "Corvid TTFT 300ms（H100）\n- 这两个 Corvid TTFT 不是同一配置"), set()),
+    (("Corvid TTFT 120ms（H100，多轮 agent）", "Corvid TTFT 300ms（H100）\n- Corvid TTFT: not the same setup, don't merge"),
+     set()),
+    (("Corvid TTFT 120ms（H100，多轮 agent）", "Corvid TTFT 300ms（H100）\n- QuillServe 的 TTFT 是同一配置下测的"), set()),
+    (("Corvid TTFT 120ms（H100，多轮 agent）", "Corvid TTFT 300ms（H100）\n- Corvid 的部署是同一套环境"), set()),
+    (("Corvid TTFT 120ms（A100）", "Corvid TTFT 300ms（H100）\n- Corvid TTFT 两个数同一组实验"), set()),
+    (("Corvid 吞吐 +27%（batch 8）", "Corvid 吞吐 +44%（batch 64）\n- Corvid 吞吐 same workload, different batch"), set()),
+])
+def test_a_scouts_same_setup_vouch_compares_figures_one_source_leaves_open(notes: tuple[str, ...],
+                                                                          expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
     # Positives: a relative change with its direction written, one set-up, two sources.
     (("Corvid 平均 TTFT -58%", "Corvid 平均 TTFT 降低 41%"), {"Corvid ttft average 降幅"}),
     (("QuillServe cuts TTFT p99 by 30%", "QuillServe TTFT p99 reduced by roughly 62%"), {"QuillServe ttft p99 降幅"}),

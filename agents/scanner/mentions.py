@@ -15,11 +15,11 @@ from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sent
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "sentence_at", "nearest_metric", "version_product"]
+__all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "METRIC_ALIASES", "SAME_SETUP", "vouches_same_setup", "sentence_at", "nearest_metric", "version_product"]
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 5
+MENTIONS_FORMAT = 6
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -230,7 +230,24 @@ _HEADING_NAME = re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:[A-Z0-9-][\w.+-]*)+|(
 PLATFORM = re.compile(r"GitHub|GitLab|HF|HuggingFace|Hugging|Face|arXiv|Twitter|Reddit|Discord|Slack|README|CSDN|Zhihu|"
                       r"HN|Hacker|News|Medium|Substack|YouTube|LinkedIn|Weibo|WeChat|Blog|Issue|PR|TODO|FYI|TBD|WIP|NOTE|DONE",
                       re.IGNORECASE)
-_METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
+METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
+
+# A line where a scout vouches that figures come from one set-up ("同一配置下", "同一组实验", "same benchmark run",
+# "apples to apples"): the scout compared the conditions, so a condition only one source states does not part them.
+SAME_SETUP = re.compile(
+    r"同一(?:个|套|组|次|轮|份)?\s*(?:配置|设置|实验|测试|环境|条件|口径|负载|benchmark|bench|run|setup|跑分|测法)|"
+    r"同(?:配置|口径|条件|环境|负载)下?|(?:配置|设置|条件|环境|口径)(?:完全|都|也)?(?:一样|相同|一致)|"
+    r"同样的(?:配置|设置|条件|环境|负载)|"
+    r"\b(?:same|identical)\s+(?:benchmark\s+)?(?:setup|set-up|config(?:uration)?|run|conditions|workload|harness|testbed)\b|"
+    r"\bapples[- ]to[- ]apples\b", re.IGNORECASE)
+# "不是同一配置", "并非同一组实验", "not the same setup", "配置不一样": the opposite of a vouch.
+_SAME_SETUP_DENIED = re.compile(r"(?:不是|并非|非|不|没有?|未必|不一定|not|n't|never|nor)\s*(?:the\s+|an?\s+)?$", re.IGNORECASE)
+
+
+def vouches_same_setup(line: str) -> bool:
+    """The line says two figures come from one set-up, and does not deny it."""
+    return any(not _SAME_SETUP_DENIED.search(line[max(0, m.start() - 8):m.start()])
+               for m in SAME_SETUP.finditer(line))
 
 
 def nearest_metric(context: str, pos: int, end: int) -> str | None:
@@ -252,7 +269,7 @@ def nearest_metric(context: str, pos: int, end: int) -> str | None:
                 best = (distance, metric)
     if best is None:
         return None
-    return _METRIC_ALIASES.get(best[1], best[1].lower())
+    return METRIC_ALIASES.get(best[1], best[1].lower())
 
 
 def _number(text: str) -> float:
@@ -447,6 +464,9 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],
                                     line=index, context=claim[:300],
                                     detail={"heading": heading[:200], "marks": caveat.marks}))
+        if vouches_same_setup(line):  # "两个数是同一配置下跑的": the scout compared the set-ups
+            mentions.append(Mention(source=source, kind="setup", value="同一配置", raw=line.strip()[:300], line=index,
+                                    context=line.strip()[:300]))
         if is_instruction(line):
             mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),
                                     line=index, context=line.strip()[:300]))

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field, replace
 
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
-from agents.scanner.mentions import METRICS, RANK_LABEL, nearest_metric
+from agents.scanner.mentions import (
+    METRIC_ALIASES,
+    METRICS,
+    RANK_LABEL,
+    SAME_SETUP,
+    nearest_metric,
+    vouches_same_setup,
+)
 from agents.scanner.tables import row_sentence
 from agents.verifier.names import arxiv_name, name_key
 from state.models import BriefWarning, Mention
@@ -840,7 +847,6 @@ _Written = tuple[str, float, float, bool]  # (unit, low, high, lined up against 
 CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bconflict|\binconsistent\b|\bdisagree|\bcontradict",
                    re.IGNORECASE)
 
-
 def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]],
                   about: Collection[str] | None = None) -> bool:
     """A first-hand source writes both figures in its own account (a sub-result beside the headline one):
@@ -869,7 +875,8 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
         if isinstance(number, int | float):
             table = mention.detail.get("table") or {}
             by_source = bool(_SOURCE_HEADER.search(str(table.get("first_header", "")))) if table else False
-            by_source = by_source or bool(CLASH.search(mention.context or mention.raw))
+            said = mention.context or mention.raw
+            by_source = by_source or bool(CLASH.search(said)) or vouches_same_setup(said)
             high = mention.detail.get("high")
             top = float(high) if isinstance(high, int | float) else float(number)
             unit, low, top = _unit(str(mention.detail.get("unit") or ""), float(number), top)
@@ -882,11 +889,29 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
     return written
 
 
-def _comparable(a: FigureClaim, b: FigureClaim, declared: Collection[str]) -> bool:
-    """The same stated set-up; for two figures a source lined up as a contradiction, no stated difference."""
-    if a.mention.source in declared and b.mention.source in declared:
+def _comparable(a: FigureClaim, b: FigureClaim, declared: Collection[str], vouched: bool = False) -> bool:
+    """The same stated set-up; for two figures a source lined up as a contradiction, or a group a scout says
+    comes from one set-up, no stated difference."""
+    if vouched or (a.mention.source in declared and b.mention.source in declared):
         return _not_disjoint(a, b)
     return _same_conditions(a, b)
+
+
+def _vouched(mentions: Sequence[Mention], subject: str, metric: str, group: Sequence[FigureClaim]) -> bool:
+    """A scout's first-hand line names the entity and says its figures come from one set-up, naming the metric
+    or one of the figures ("ShardLake 的 +27% 和卡片的 44% 是同一配置")."""
+    name = subject.lower()
+    words = {metric.split()[0].lower(), *(k.lower() for k, v in METRIC_ALIASES.items() if v == metric.split()[0])}
+    figures = {c.mention.raw.strip().lower() for c in group if c.mention.raw.strip()}
+    for mention in mentions:
+        line = mention.raw or ""
+        lowered = line.lower()
+        if mention.kind != "setup" or is_brief_path(mention.source) or name not in lowered:
+            continue
+        rest = SAME_SETUP.sub(" ", lowered)  # "同一配置" names no metric
+        if any(w in rest for w in words) or any(f in rest for f in figures):
+            return True
+    return False
 
 
 def _clash_lines(mentions: Sequence[Mention]) -> list[tuple[str, str]]:
@@ -933,9 +958,10 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         # A scout who calls the figures a contradiction ("SGLang TTFT 三源矛盾 ⚠⚠⚬") has compared the set-ups:
         # then only conditions stated different keep two figures apart.
         declared = _declared_clash(clash_lines, subject, metric)
+        vouched = _vouched(mentions, subject, metric, group)
         about = {c.mention.source for c in group}
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared) and not _author_parts(a, b)
+                 if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared, vouched) and not _author_parts(a, b)
                  and not _both_written(a, b, written, about)]
         if not clash:
             continue
