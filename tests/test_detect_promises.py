@@ -205,3 +205,43 @@ def test_a_target_date_after_what_is_promised_is_read(line: str, due: str) -> No
 
 def test_a_fraction_is_no_date() -> None:
     assert _promises(SECOND_NOTE, "- Heron release 命中 3/4 的请求") == []
+
+
+@pytest.mark.parametrize(("evidence", "partial"), [
+    # Partial: the section says what shipped and what did not, in either order and in other words.
+    ("## Quill v0.1.0 —— 只放了一半\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0 单机 reference 实现\n"
+     "- 多节点 serving system 没放", True),
+    ("## Quill 今天放了 v0.1.0\n- 放出来的：单机 demo\n- 没放出的：serving system（README 写 planned for April）", True),
+    ("## Quill\n- Quill 今天放了代码 https://github.com/quill-kv/Quill/releases/tag/v0.1.0\n- 单机 ✅ + serving ❌", True),
+    ("## Quill v0.1.0 is out\n- only the single-node reference was released; the serving system is deferred", True),
+    ("## Quill released v0.1.0\n- The multi-node part is not included in this release", True),
+    ("## Quill 放了 v0.1.0\n- serving system 推迟到 4 月，仍缺多节点调度", True),
+    ("## Quill shipped v0.1.0\n- README changed to \"planned for April\" for the serving system", True),
+    # Near misses: a whole release, a denial of partialness, a partial word about something else in another section.
+    ("## Quill 今天放了代码\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0\n"
+     "- serving system 和单机实现都在，README 标了 prototype", False),
+    ("## Quill v0.1.0 is out\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0 — serving system and the "
+     "single-node runtime both included", False),
+    ("## Quill 今天放了代码\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0\n- 不是只放了一半，serving system 也在"
+     "\n\n## Heron\n- Heron 的多节点部分推迟到 5 月", False),
+])
+def test_a_release_that_keeps_only_part_of_a_promise_leaves_it_open_and_says_both_parts(
+        tmp_path: Path, evidence: str, partial: bool) -> None:
+    from agents.verifier.promises import kept_on
+    db = Database(f"sqlite:///{tmp_path / 'p.db'}")
+    db.upgrade()
+    track_promises(db, extract_mentions("inbox/otto/2027-02-10-n.md", "- Quill：团队计划于 2027-03 发布 serving system。"),
+                   date(2027, 2, 10))
+    found = track_promises(db, extract_mentions("inbox/jay/2027-03-20-n.md", evidence), date(2027, 3, 20))
+    warnings = promise_warnings(db, date(2027, 3, 20), found)
+    assert bool(found) is partial
+    assert bool(kept_on(db, date(2027, 3, 20))) is not partial  # never both "kept" and "partly kept"
+    if partial:
+        [warning] = warnings
+        assert "只部分兑现" in warning.text and "inbox/jay/2027-03-20-n.md" in warning.text
+        assert "不写成已完整发布" in warning.action
+        # After the due day the undelivered part is overdue, still said as a partial delivery.
+        [late] = promise_warnings(db, date(2027, 4, 2), found)
+        assert late.kind == "promise_overdue" and "只部分兑现" in late.text
+    else:
+        assert warnings == []

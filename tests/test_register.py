@@ -340,3 +340,70 @@ def test_an_entry_another_brief_of_the_day_closed_is_said_closed_not_dropped(tmp
     assert closed["d"] == "D284" and "infra-e1prep" in closed["evidence"] and "点名修复" in closed["evidence"]
     assert closed_on(db, date(2027, 3, 16)) == []  # without the window, another brief's round is its own
     assert "D284" not in {e.d for e in open_entries(db, end)}
+
+
+@pytest.mark.parametrize(("text", "marks"), [
+    # A register row recording the number a brief gave the same thing, in other wordings than the sample's.
+    ("Quill TTFT 口径（原 lin 3-14 自编\"D301\"）", [("lin", 3, 14, 301)]),
+    ("Heron 承诺（并入 mei 3-15 自编\"D302\"）", [("mei", 3, 15, 302)]),
+    ("Corvid 数字来源（原 lin 3/14「D303」）", [("lin", 3, 14, 303)]),
+    ("Corvid 基线（lin 3-16 记作\"沿用 D299 修订\"，以本号为准）", [("lin", 3, 16, 299)]),
+    ("Lumen trace (was otto 4-02 D410)", [("otto", 4, 2, 410)]),
+    ("Lumen ratio (merged from otto 4/3 D411)", [("otto", 4, 3, 411)]),
+    ("Orca 版本（改登自 mei 3月15日 D305）", [("mei", 3, 15, 305)]),
+    # Near misses: a date beside a number, a link to another entry, a follow-up note, a plain mention.
+    ("2027-03-14 D301 的后续", []),
+    ("关联 D181；见 D200", []),
+    ("3-15 因新论文升至 ⚠⚠⚬，波及 D198", []),
+    ("lin 3-14 提的 D301 同一件事待核", []),
+])
+def test_a_register_row_records_the_number_another_brief_gave_it(text: str, marks: list) -> None:  # type: ignore[type-arg]
+    entry = RegisterEntry("D320", 320, text, "⚠⚬ 低", date(2027, 3, 17), "待核", "inbox/lin/x.md")
+    assert [(m.agent, m.month, m.day, m.number) for m in entry.renumbered()] == marks
+
+
+def test_a_number_the_register_renumbered_is_no_collision_and_carries_the_new_number(tmp_path: Path) -> None:
+    """Two briefs both took D301; the lead's register files lin's under D320: no collision on D301, and lin's
+    sighting is the register's D320 (carried, not raised anew)."""
+    db = _db(tmp_path)
+    lin = parse_brief_text("inbox/lin/2027-03-14-inference-e1prep.md",
+                           "三、值得警惕的矛盾或待核实说法\nD301：Quill TTFT 单轮 / 多轮口径不一（⚠⚬⚬）\n",
+                           date(2027, 3, 14), "lin")
+    mei = parse_brief_text("inbox/mei/2027-03-14-llm-infra-e1prep.md",
+                           "三、值得警惕的矛盾或待核实说法\nD301：Heron NVMe 卸载带宽未说明拓扑（⚠⚬⚬）\n",
+                           date(2027, 3, 14), "mei")
+    register = [RegisterEntry("D301", 301, "Heron NVMe 卸载带宽未说明拓扑", "⚠⚬⚬ 中低", date(2027, 3, 14), "待核",
+                              "inbox/mei/2027-03-14-llm-infra-e1prep.md"),
+                RegisterEntry("D320", 320, "Quill TTFT 单轮 / 多轮口径不一（原 lin 3-14 自编\"D301\"）", "⚠⚬⚬ 中低",
+                              date(2027, 3, 14), "待核", "inbox/lin/2027-03-14-inference-e1prep.md")]
+    seed_register(db, register, [lin, mei])
+    assert [w.register for w in collisions(db)] == []
+    # Without the register's record, the same two briefs collide on D301.
+    (tmp_path / "other").mkdir()
+    other = _db(tmp_path / "other")
+    seed_register(other, register[:1], [lin, mei])
+    assert [w.register for w in collisions(other)] == ["D301"]
+
+
+@pytest.mark.parametrize(("said", "carried"), [
+    # The caveat's own paper or subject, or two names of its own, tie it to an entry.
+    ("Quill（2703.01234）只测了一个模型 Top 0.5", "D330"),
+    ("Quill：作者只在 H100 上测，8.5× 待核", "D330"),
+    ("只有 Lumen 的 ShareGPT trace，4.2× 未复现", "D331"),
+    # Near misses: the vault's words and a rank ("work-queue Top 0.5") are said of every queued paper.
+    ("Heron（work-queue 08:00 Top 0.5）摘要 2.9×，待核", None),
+    ("Tarn paper_card 1571 Top 0.5，作者未给 batch", None),
+])
+def test_a_caveat_carries_an_entry_only_by_what_ties_them_not_by_the_vaults_words(
+        tmp_path: Path, said: str, carried: str | None) -> None:
+    db = _db(tmp_path)
+    register = [
+        RegisterEntry("D330", 330, "Quill arXiv 2703.01234 8.5× 只在 H100 单卡测得，work-queue 3-14 列 Top 0.5", "⚠⚬ 低",
+                      date(2027, 3, 14), "待核", "inbox/mei/2027-03-14-llm-infra-e1prep.md"),
+        RegisterEntry("D331", 331, "Corvid 4.2× 只用 Lumen ShareGPT trace，未复现", "⚠⚬ 低",
+                      date(2027, 3, 14), "待核", "inbox/mei/2027-03-14-llm-infra-e1prep.md")]
+    seed_register(db, register, [])
+    warning = BriefWarning(id="", kind="caveat", text=f"来源作者自注存疑——{said}", risk="低",
+                           subject=said.split("（")[0].split("：")[0].split(" ")[0], key=f"caveat:x:{said[:10]}")
+    [numbered] = assign_numbers(db, "inference:2027-03-16", [warning])
+    assert (numbered.register if numbered.carried_from else None) == carried

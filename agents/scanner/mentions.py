@@ -10,6 +10,7 @@ from datetime import date
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import LIST_HEADING, NOT_COMPARABLE, find_caveats
+from agents.scanner.delivery import partial_line
 from agents.scanner.instructions import is_instruction
 from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sentence
 from agents.scanner.urls import find_urls, normalize_url
@@ -19,7 +20,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 6
+MENTIONS_FORMAT = 7
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -292,6 +293,7 @@ def extract_source_mentions(source: str, text: str, first_line: int = 1,
     reached: the work is linear in the text read, never in the mentions the rest would give.
     """
     found, stopped_at = _extract(source, text, limit)
+    _mark_partial_sections(found, text)
     if first_line != 1:
         for mention in found:
             mention.line += first_line - 1
@@ -299,6 +301,21 @@ def extract_source_mentions(source: str, text: str, first_line: int = 1,
         return found, None
     return found, (f"提及条目已达上限 {limit:,}（mentions capped）：抽取停在第 {stopped_at + first_line - 1:,} 行，"
                    f"其后内容未检索")
+
+
+def _mark_partial_sections(mentions: list[Mention], text: str) -> None:
+    """Every mention of a section saying a release kept only part of a promise carries that line
+    (``detail["partial"]``): a line there saying "released" is then evidence of a part, not of the whole."""
+    lines = text.split("\n")
+    starts = [0, *(i for i, line in enumerate(lines) if line.lstrip().startswith("#") and i)]
+    bounds = list(zip(starts, [*starts[1:], len(lines)], strict=True))
+    said = {start: partial_line(lines[start:end]) for start, end in bounds}
+    if not any(said.values()):
+        return
+    for mention in mentions:
+        start = max(s for s in starts if s <= mention.line - 1)
+        if said[start]:
+            mention.detail = {**mention.detail, "partial": said[start]}
 
 
 def _with_body(heading: str, lines: list[str], index: int, size: int = 3) -> str:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["RegisterEntry", "parse_register", "D_NUMBER", "closures_in", "raises_in", "RAISES"]
+__all__ = ["RegisterEntry", "Renumbered", "parse_register", "D_NUMBER", "closures_in", "raises_in", "RAISES"]
 
 D_NUMBER = re.compile(r"\bD(\d{2,5})\b")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -28,6 +28,36 @@ class RegisterEntry:
     def closed(self) -> bool:
         """True when the status says the entry was settled."""
         return self.status.startswith("已闭合")
+
+    def renumbered(self) -> list[Renumbered]:
+        """The numbers another brief gave this entry, as its text records them (a lead settling numbers two
+        briefs both took): "（原 tom 9-27 自编"D195"）", "（并入 tom 9-28 自编"D196"）", "tom 9-29 记作"沿用 D195 修订"，
+        以本号为准", "(was spark 10-02 D230)"."""
+        found = []
+        for match in _RENUMBERED.finditer(self.text):
+            if not (match.group("pre") or match.group("mid")):
+                continue  # "2026-09-28 D195" is a date beside a number, not a renumbering
+            year = self.raised.year if self.raised else None
+            found.append(Renumbered(match.group("agent"), int(match.group("m")), int(match.group("d")), year,
+                                    int(match.group("n"))))
+        return found
+
+
+@dataclass(frozen=True)
+class Renumbered:
+    """A number a brief of ``agent`` on month/day gave what the register files under another number."""
+
+    agent: str | None
+    month: int
+    day: int
+    year: int | None
+    number: int
+
+
+_RENUMBERED = re.compile(
+    r"(?P<pre>原|并入|合并自|改登自|\bwas\b|\bmerged from\b|\bformerly\b)?\s*(?P<agent>[A-Za-z][\w-]{1,20})?\s*"
+    r"(?<![\d-])(?P<m>\d{1,2})[-/.月](?P<d>\d{1,2})日?\s*(?:的)?\s*(?:[\w-]*\s*简报)?\s*(?P<mid>自编|记作|记为|编号|\bnumbered\b)?\s*"
+    r"[“\"「『]?\s*(?:沿用\s*)?D(?P<n>\d{2,5})\b", re.IGNORECASE)
 
 
 def parse_register(text: str) -> list[RegisterEntry]:

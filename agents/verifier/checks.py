@@ -81,10 +81,10 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
     """
     warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates)
     if db is not None:
-        track_promises(db, mentions, day)
+        partial = track_promises(db, mentions, day)
         # A finding only relayed by briefs is kept or set aside by the integrator: numbered only if it is kept
         # (a promise a brief quotes can be overdue today, news of no brief), never dropped here.
-        found = [*warnings, *promise_warnings(db, day)]
+        found = [*warnings, *promise_warnings(db, day, partial)]
         numbered = assign_numbers(db, thread, [w for w in found
                                                if w.kind not in ITEM_KINDS and not relayed_only(w.sources)])
         warnings = [*numbered, *(w for w in found if w.kind in ITEM_KINDS or relayed_only(w.sources))]

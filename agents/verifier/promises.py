@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -20,7 +20,9 @@ from rapidfuzz import fuzz
 from sqlalchemy import or_, select, update
 
 from agents.scanner.briefs import is_brief_name
+from agents.scanner.delivery import partial_line
 from agents.scanner.derived import Derivation, decode_mentions, derive_many, encode_mentions, from_wall, wall
+from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import MENTIONS_FORMAT, PLATFORM, extract_mentions
 from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
@@ -47,8 +49,12 @@ def _promise_words(mention: Mention) -> str:
     return " ".join(w for w in re.split(r"[^a-z0-9]+", tail.lower()) if w)
 
 
-def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None:
-    """Record each dated promise the first day it is seen; record a later source that confirms one."""
+def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> dict[str, str]:
+    """Record each dated promise the first day it is seen; record a later source that confirms one.
+
+    A release its source says kept only part of the promise ("单机 ✅ + serving ❌") confirms nothing: the
+    promise stays open (or overdue) and is returned, key → "where it shipped; what did not", for its warning."""
+    partial: dict[str, str] = {}
     with db.session() as session:
         serialised(session)  # two topics' runs record the same promise at once: one inserts, the other sees it
         rows = list(session.scalars(select(PromiseRow)))
@@ -85,6 +91,11 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
                 # What was promised (most of its words), or who promised it ("C2C … releases/tag/v0.1.0").
                 named = (words and len(words & found) >= max(1, len(words) // 2)) or (len(who) >= 3 and who in found)
                 if named and _DONE.search(context) and not _NOT_DONE.search(context):
+                    missing = mention.detail.get("partial") or partial_line([context])
+                    if missing:
+                        partial.setdefault(row.key, f"{mention.source} L{mention.line}：「{excerpt(context, 80)}」；"
+                                                    f"未兑现部分：「{excerpt(str(missing), 80)}」")
+                        continue
                     row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
                     # The day's evidence settles the promise: its register entry closes with that evidence.
                     session.execute(
@@ -94,6 +105,7 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> None
                         .values(status="closed", closed=day.isoformat(),
                                 evidence=f"{mention.source} L{mention.line}：{context[:160]}"))
                     break
+    return partial
 
 
 def _with_subject(mention: Mention, lines: list[str], first_line: int = 1) -> Mention:
@@ -208,8 +220,10 @@ def kept_on(db: Database, day: date) -> list[dict]:
                  "evidence": row.confirmed_by or ""} for row in rows if row.key not in numbered]
 
 
-def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
-    """``promise_open`` while a tracked promise's date has not passed, ``promise_overdue`` after it."""
+def promise_warnings(db: Database, day: date, partial: Mapping[str, str] | None = None) -> list[BriefWarning]:
+    """``promise_open`` while a tracked promise's date has not passed, ``promise_overdue`` after it; ``partial``:
+    promises the day's evidence shows kept only in part (``track_promises``), said so with both parts."""
+    partial = partial or {}
     warnings = []
     with db.session() as session:
         for row in session.scalars(select(PromiseRow).order_by(PromiseRow.due, PromiseRow.id)):
@@ -218,7 +232,18 @@ def promise_warnings(db: Database, day: date) -> list[BriefWarning]:
             if row.confirmed_by and row.confirmed_on and row.confirmed_on <= day.isoformat():
                 continue
             quote = row.text if len(row.text) <= 160 else row.text[:159] + "…"
-            if day.isoformat() <= row.due:
+            part = partial.get(row.key)
+            if part and day.isoformat() <= row.due:
+                kind, risk = "promise_open", "低"
+                text = (f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when}，截至 {day} 只部分兑现："
+                        f"{part}。")
+                action = f"已兑现部分可锚；未兑现部分 {row.due} 后复查，不写成已完整发布"
+            elif part:
+                kind, risk = "promise_overdue", "中"
+                text = (f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when} 已过（截至 {day}），"
+                        f"只部分兑现：{part}。")
+                action = "已兑现部分可锚；未兑现部分降级为待观察，不锚定时间线，不写成已完整发布"
+            elif day.isoformat() <= row.due:
                 kind, risk = "promise_open", "低"
                 text = f"承诺「{quote}」（{row.source}，{row.first_seen} 首见）期限 {row.when}，截至 {day} 尚未到期，未见兑现。"
                 action = f"{row.due} 后复查是否发布"

@@ -160,10 +160,17 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
             if row.origin == "register" and row.raised_at is None and entry.source in moments:
                 row.raised_at = moments[entry.source]  # the register row counts from its source brief's moment
             sight(entry.number, REGISTER_PATH, _iso(entry.raised), "raised", entry.text, moments.get(entry.source or ""))
+        renumbered = _renumbered(entries, briefs)
         for brief in briefs:
             moment = moments.get(brief.path)
             for item in brief.items:
-                sight(item.number, brief.path, _iso(brief.day), item.role, item.text, moment)
+                number = renumbered.get((brief.path, item.number))
+                if number is not None:  # the register files it under another number: a sighting of that entry
+                    sight(number, brief.path, _iso(brief.day), "carried" if item.role == "raised" else item.role,
+                          item.text, moment)
+                    item = replace(item, number=number, role="carried" if item.role == "raised" else item.role)
+                else:
+                    sight(item.number, brief.path, _iso(brief.day), item.role, item.text, moment)
                 row = known.get(item.number)
                 if item.role == "raised" and item.text and row is None:
                     row = RegisterEntryRow(number=item.number, text=item.text, risk=risk_of_mark(item.risk),
@@ -180,6 +187,23 @@ def seed_register(db: Database, entries: Sequence[RegisterEntry], briefs: Sequen
                 if row is not None and row.origin == "brief" and row.source == brief.path and row.raised_at is None:
                     row.raised_at = moment  # a store seeded before moments were kept
     return added
+
+
+def _renumbered(entries: Sequence[RegisterEntry], briefs: Sequence[BriefRecord]) -> dict[tuple[str, int], int]:
+    """(brief path, the number it used) → the register's number for that thing, where a register row records
+    the renumbering ("（原 tom 9-27 自编"D195"）"): the brief of that agent and day that uses the number."""
+    found: dict[tuple[str, int], int] = {}
+    for entry in entries:
+        for mark in entry.renumbered():
+            for brief in briefs:
+                if brief.day is None or (brief.day.month, brief.day.day) != (mark.month, mark.day):
+                    continue
+                if (mark.year and brief.day.year != mark.year) or (mark.agent and (brief.agent or "").lower()
+                                                                   != mark.agent.lower()):
+                    continue
+                if any(item.number == mark.number for item in brief.items):
+                    found.setdefault((brief.path, mark.number), entry.number)
+    return found
 
 
 def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | None) -> list[list[RegisterSightingRow]]:
@@ -306,6 +330,11 @@ _GENERIC_TOKEN = re.compile(r"(?:\d+[×x])?[a-z]{1,3}\d{2,4}[a-z]?|\d+(?:\.\d+)?
                             r"mtls|tls|kv|cache|kv-cache|prefill|decode|ttft|tpot|itl|p50|p99|goodput|throughput|latency")
 
 
+# The vault's own vocabulary: where a paper is filed and how it is ranked, said of any paper.
+_VAULT_WORDS = frozenset({"work-queue", "queue", "top", "tier", "paper_card", "card", "living", "brief", "e1prep",
+                          "llm-infra", "inference", "net-new", "register"})
+
+
 def _tokens(text: str) -> set[str]:
     text = re.sub(r"(?:inbox|organized)/\S+?\.md", " ", text)
     return {t.lower().rstrip(".") for t in _TOKEN.findall(text)} - _COMMON
@@ -320,8 +349,12 @@ def _match_caveat(session, warning: BriefWarning, view: AsOf) -> tuple[int, str]
     for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
             shared = mine & _tokens(sighting.text)
-            if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared) and \
-                    any(not _GENERIC_TOKEN.fullmatch(t) or re.fullmatch(r"\d{4}\.\d{4,5}", t) for t in shared):
+            # What ties them: the caveat's subject or paper in the entry, or two names of its own (not the
+            # vault's words: "work-queue Top 0.5" is said of every queued paper).
+            names = {t for t in shared if not _GENERIC_TOKEN.fullmatch(t) and t not in _VAULT_WORDS}
+            tied = bool(shared & ({(warning.subject or "").lower()} - {""})) or \
+                any(re.fullmatch(r"\d{4}\.\d{4,5}", t) for t in shared) or len(names) >= 2
+            if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared) and tied:
                 scored.append((len(shared), number, sighting.source))
     scored.sort(reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1] != scored[0][1]):
