@@ -349,11 +349,10 @@ def _match_caveat(session, warning: BriefWarning, view: AsOf) -> tuple[int, str]
     for number, sightings in _raised_by_number(session, view).items():
         for sighting in sightings:
             shared = mine & _tokens(sighting.text)
-            # What ties them: the caveat's subject or paper in the entry, or two names of its own (not the
-            # vault's words: "work-queue Top 0.5" is said of every queued paper).
-            names = {t for t in shared if not _GENERIC_TOKEN.fullmatch(t) and t not in _VAULT_WORDS}
-            tied = bool(shared & ({(warning.subject or "").lower()} - {""})) or \
-                any(re.fullmatch(r"\d{4}\.\d{4,5}", t) for t in shared) or len(names) >= 2
+            # What ties them: a paper number or a name (not the vault's words: "work-queue Top 0.5" is said of
+            # every queued paper).
+            tied = any(re.fullmatch(r"\d{4}\.\d{4,5}", t) or not (_GENERIC_TOKEN.fullmatch(t) or t in _VAULT_WORDS)
+                       for t in shared)
             if len(shared) >= 2 and any(any(ch.isdigit() for ch in t) for t in shared) and tied:
                 scored.append((len(shared), number, sighting.source))
     scored.sort(reverse=True)
