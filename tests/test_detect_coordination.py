@@ -235,3 +235,56 @@ def test_a_streak_counted_anew_after_a_stand_down_is_another_basis(tmp_path: Pat
     warnings = check_claims(read_coordination_notes(cfg, DAY, DAY), compute_gaps(cfg, DAY, 10), cfg)
     assert {w.kind for w in warnings} == kinds
 
+
+
+ALL = ["mei/digest", "otto/evening", "lin/radar", "lin/digest"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Whole-team stand-downs, in other words than the sample's: listed days, a range, a month-day list.
+    ("> lead：3-07、3-08、3-09 全员停棒，不交东西，不算缺口，3-11 接着数。",
+     {(k, date(2026, 3, d)) for k in ALL for d in (7, 8, 9)}),
+    ("- 3-07 ~ 3-09 全队放假：不记缺口", {(k, date(2026, 3, d)) for k in ALL for d in (7, 8, 9)}),
+    ("清明 4 月 4 日、5 日所有棒位暂停，不算缺口", {(k, date(2026, 4, d)) for k in ALL for d in (4, 5)}),
+    ("All slots stand down 3-07 to 3-08, no gaps counted.", {(k, date(2026, 3, d)) for k in ALL for d in (7, 8)}),
+    # Named slots paused until a day (from the note's day, the day itself not included), in prose and in a row.
+    ("- radar 暂停到 3-14，不交不记缺口", {("lin/radar", date(2026, 3, d)) for d in (11, 12, 13)}),
+    ("| otto | evening | 20:00 | 暂停到 3-13（lead 通知），不记 |", {("otto/evening", date(2026, 3, d)) for d in (11, 12)}),
+    ("The evening slot is paused until 3-13 and not counted.", {("otto/evening", date(2026, 3, d)) for d in (11, 12)}),
+    # Near misses: a gap's own days, a denial, a resume, a pause without a scope or "not counted", a plan.
+    ("| spark | radar | 10:00 | 未出 —— 第 9 日缺口：3-01 ~ 3-08 连续迟交，停棒三天不计也不断 |", set()),
+    ("- 3-07 不停棒，照常交，缺口照记", set()),
+    ("- 3-12 起全员恢复，radar 照常", set()),
+    ("- lin 说 3-12 想暂停一下 radar", set()),
+    ("- 3-07 ~ 3-09 有人放假", set()),
+])
+def test_a_leads_stand_down_notice_is_read_as_text(text: str, expected: set) -> None:  # type: ignore[type-arg]
+    from agents.coordinator.standdown import read_notice
+    assert {(key, day) for key, day, _ in read_notice(text, DAY, SLOTS)} == expected
+
+
+def test_a_noticed_stand_down_excuses_its_days_and_keeps_streaks_whole(tmp_path: Path) -> None:
+    """The stand-down of 3-07…3-10 is announced in the 3-11 noon note: those days are excused (no gap, no
+    unreported-gap fault, the streak neither grows nor restarts), and the note's "第 3 日" is right."""
+    from agents.coordinator.standdown import excuses_as_of
+    from state.db import Database
+
+    said = ("- lead 通知：3-07 ~ 3-10 全员停棒，不算缺口，连续缺口不加也不清零\n"
+            "- lin radar 第 3 日缺口，已 @lin")
+    root = _holiday_vault(tmp_path, said)
+    (root / "inbox/lin/2026-03-06-0930-lin-radar.md").unlink()  # missing on 3-06, then the stand-down, then 3-11
+    _note(root, "lin", "2026-03-05-0930-lin-radar.md", "# radar\n\nbody.\n")
+    _note(root, "lin", "2026-03-04-0930-lin-radar.md", "# radar\n\nbody.\n")
+    cfg = load_vault_config(root)
+    db = Database(f"sqlite:///{tmp_path / 'c.db'}")
+    db.upgrade()
+    gaps = compute_gaps(cfg, DAY, 10, excuses=excuses_as_of(db, cfg, DAY, None))
+    radar = {g.date: g for g in gaps if g.slot == "radar"}
+    assert [radar[f"2026-03-{d:02d}"].status for d in (7, 8, 9, 10)] == ["excused"] * 4
+    assert "停棒" in (radar["2026-03-08"].note or "")
+    assert radar["2026-03-11"].streak == 2  # 3-06 and 3-11: the excused days neither add nor reset
+    warnings = check_claims(read_coordination_notes(cfg, DAY, DAY), gaps, cfg)
+    assert {w.kind for w in warnings} == {"streak_mismatch"}  # the note says 3, the slot table 2
+    # Without the notice the days are inferred as a stand-down only where nobody delivered.
+    plain = compute_gaps(cfg, DAY, 10)
+    assert {g.status for g in plain if g.slot == "radar" and "2026-03-07" <= g.date <= "2026-03-10"} == {"missing"}

@@ -20,6 +20,7 @@ from agents.coordinator.claims import check_claims, read_coordination_notes
 from agents.coordinator.heatmap import render_gaps_svg
 from agents.coordinator.node import sink_configs
 from agents.coordinator.slots import compute_gaps, gaps_open_at_check
+from agents.coordinator.standdown import excuses_as_of
 from state.errors import ConfigError, UsageError
 from state.models import AlertEntry, BriefWarning, GapEntry
 from state.runtime import BatonContext
@@ -58,7 +59,7 @@ def gap_report(ctx: BatonContext, day: date, days: int = 7) -> GapReport:
     cfg = ctx.config
     as_of = datetime.combine(day, time(23, 59, 59), tzinfo=cfg.tz)
     # One day more than shown: the first shown day's claims look at the day before it.
-    gaps = compute_gaps(cfg, day, days + 1, excuses=load_excuses(ctx.db), as_of=as_of)
+    gaps = compute_gaps(cfg, day, days + 1, excuses=excuses_as_of(ctx.db, cfg, day, as_of), as_of=as_of)
     first = (day - timedelta(days=days - 1)).isoformat()
     shown = [gap for gap in gaps if gap.date >= first]
     warnings = check_claims(read_coordination_notes(cfg, day - timedelta(days=days - 1), day), gaps, cfg)
@@ -144,7 +145,7 @@ def run_check(ctx: BatonContext, day: date, now: datetime, *, dry_run: bool = Fa
     moment = datetime.combine(day, parse_hhmm(cfg.schedule.check_at), tzinfo=cfg.tz)
     as_of = min(now, moment)
     today = settings.today or now.astimezone(cfg.tz).date()
-    gaps = compute_gaps(cfg, day, _CHECK_DAYS, excuses=load_excuses(ctx.db), as_of=as_of)
+    gaps = compute_gaps(cfg, day, _CHECK_DAYS, excuses=excuses_as_of(ctx.db, cfg, day, as_of), as_of=as_of)
     result = CheckResult(day, as_of, gaps_open_at_check(gaps, day), dry_run=dry_run)
     result.unmapped = _unmapped_recipients(cfg, settings)
     collapse = today if settings.send_backfill else None

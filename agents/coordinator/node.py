@@ -30,6 +30,7 @@ from agents.coordinator.publish import (
     with_front_matter,
 )
 from agents.coordinator.slots import compute_gaps
+from agents.coordinator.standdown import excuses_as_of
 from agents.integrator.drafts import save_and_write
 from agents.verifier.register import allocated_in
 from state.errors import ApprovalError, ThreadBusy, VaultError
@@ -38,7 +39,6 @@ from state.leases import hold
 from state.runtime import BatonContext
 from state.settings import Settings
 from state.store import sha256_text
-from state.tables.coordination import load_excuses
 
 # Days of slot history a brief's coordination check looks at: enough for
 # yesterday's claims and the streaks that reach into the window.
@@ -85,7 +85,7 @@ def coordinate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     brief = stored[0]
     day = date.fromisoformat(state.day)
     as_of = brief.window.end
-    gaps = compute_gaps(cfg, day, _GAP_DAYS, excuses=load_excuses(ctx.db), as_of=as_of)
+    gaps = compute_gaps(cfg, day, _GAP_DAYS, excuses=excuses_as_of(ctx.db, cfg, day, as_of), as_of=as_of)
     claims = check_claims(read_coordination_notes(cfg, day, day), gaps, cfg)
     today = ctx.settings.today_in(cfg.tz)
     record_gaps_and_outbox(ctx.db, cfg, gaps, today=today, now=datetime.now(cfg.tz),

@@ -246,7 +246,9 @@ def _slot_day(
     }
     excuse = _excuse_note(excuses, slot.key, day)
     if excuse is not None:
-        return GapEntry(status="excused", streak=streak, note=f"请假：{excuse}", **base)
+        # A notice quoted as such ("停棒：「…」"); a recorded excuse as leave.
+        note = excuse if excuse.startswith("停棒：") else f"请假：{excuse}"
+        return GapEntry(status="excused", streak=streak, note=note, **base)
     open_at_check = checked and (first is None or first.time > checked_at)
     if first is not None and first.time <= due:
         return GapEntry(status="met", streak=0, **base)
