@@ -217,7 +217,11 @@ def test_a_fraction_is_no_date() -> None:
     ("## Quill released v0.1.0\n- The multi-node part is not included in this release", True),
     ("## Quill 放了 v0.1.0\n- serving system 推迟到 4 月，仍缺多节点调度", True),
     ("## Quill shipped v0.1.0\n- README changed to \"planned for April\" for the serving system", True),
-    # Near misses: a whole release, a denial of partialness, a partial word about something else in another section.
+    ("## Quill 跟踪 —— 只交了一半\n- 3-18 仓库终于有东西了：quill-core v0.1.0\n- serving system 那半没有，还是 coming soon",
+     True),
+    # Near misses: a whole release, a denial of partialness, a partial word about something else in another
+    # section, a promise deferred whole (nothing delivered: no part kept).
+    ("## Quill\n- Quill 的 serving system 推迟到 5 月，仓库还是空的", False),
     ("## Quill 今天放了代码\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0\n"
      "- serving system 和单机实现都在，README 标了 prototype", False),
     ("## Quill v0.1.0 is out\n- https://github.com/quill-kv/Quill/releases/tag/v0.1.0 — serving system and the "
@@ -235,7 +239,8 @@ def test_a_release_that_keeps_only_part_of_a_promise_leaves_it_open_and_says_bot
     found = track_promises(db, extract_mentions("inbox/jay/2027-03-20-n.md", evidence), date(2027, 3, 20))
     warnings = promise_warnings(db, date(2027, 3, 20), found)
     assert bool(found) is partial
-    assert bool(kept_on(db, date(2027, 3, 20))) is not partial  # never both "kept" and "partly kept"
+    deferred = "仓库还是空的" in evidence
+    assert bool(kept_on(db, date(2027, 3, 20))) is not (partial or deferred)  # never both "kept" and "partly kept"
     if partial:
         [warning] = warnings
         assert "只部分兑现" in warning.text and "inbox/jay/2027-03-20-n.md" in warning.text
@@ -243,5 +248,8 @@ def test_a_release_that_keeps_only_part_of_a_promise_leaves_it_open_and_says_bot
         # After the due day the undelivered part is overdue, still said as a partial delivery.
         [late] = promise_warnings(db, date(2027, 4, 2), found)
         assert late.kind == "promise_overdue" and "只部分兑现" in late.text
+    elif deferred:
+        [warning] = warnings  # still open, said as not yet seen
+        assert "只部分兑现" not in warning.text
     else:
         assert warnings == []

@@ -10,7 +10,7 @@ from datetime import date
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import LIST_HEADING, NOT_COMPARABLE, find_caveats
-from agents.scanner.delivery import partial_line
+from agents.scanner.delivery import partial_in
 from agents.scanner.instructions import is_instruction
 from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sentence
 from agents.scanner.urls import find_urls, normalize_url
@@ -20,7 +20,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 7
+MENTIONS_FORMAT = 8
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -309,13 +309,14 @@ def _mark_partial_sections(mentions: list[Mention], text: str) -> None:
     lines = text.split("\n")
     starts = [0, *(i for i, line in enumerate(lines) if line.lstrip().startswith("#") and i)]
     bounds = list(zip(starts, [*starts[1:], len(lines)], strict=True))
-    said = {start: partial_line(lines[start:end]) for start, end in bounds}
+    said = {start: partial_in(lines[start:end]) for start, end in bounds}
     if not any(said.values()):
         return
     for mention in mentions:
         start = max(s for s in starts if s <= mention.line - 1)
-        if said[start]:
-            mention.detail = {**mention.detail, "partial": said[start]}
+        found = said[start]
+        if found is not None:
+            mention.detail = {**mention.detail, "partial": found.line, "half": found.half}
 
 
 def _with_body(heading: str, lines: list[str], index: int, size: int = 3) -> str:

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from sqlalchemy import or_, select, update
 
 from agents.scanner.briefs import is_brief_name
-from agents.scanner.delivery import partial_line
+from agents.scanner.delivery import partial_in
 from agents.scanner.derived import Derivation, decode_mentions, derive_many, encode_mentions, from_wall, wall
 from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import MENTIONS_FORMAT, PLATFORM, extract_mentions
@@ -84,14 +84,18 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> dict
             words = set(row.key.split("|", 1)[1].split())
             who = (promise_subject(row.text) or "").lower()
             for mention in mentions:
-                if mention.kind == "promise" and (mention.source == row.source or not _DONE.search(mention.context)):
+                # A section saying a part was delivered ("只交了一半", "单机 ✅ + serving ❌") speaks of a release.
+                half = bool(mention.detail.get("half")) and mention.source != row.source
+                if mention.kind == "promise" and (mention.source == row.source or not (_DONE.search(mention.context)
+                                                                                       or half)):
                     continue  # a line restating the promise is no evidence it was kept, unless it says it was
                 context = mention.context
                 found = set(re.split(r"[^a-z0-9]+", context.lower()))
                 # What was promised (most of its words), or who promised it ("C2C … releases/tag/v0.1.0").
                 named = (words and len(words & found) >= max(1, len(words) // 2)) or (len(who) >= 3 and who in found)
-                if named and _DONE.search(context) and not _NOT_DONE.search(context):
-                    missing = mention.detail.get("partial") or partial_line([context])
+                if named and (_DONE.search(context) or half) and not _NOT_DONE.search(context):
+                    own = partial_in([context])
+                    missing = mention.detail.get("partial") or (own.line if own else None)
                     if missing:
                         partial.setdefault(row.key, f"{mention.source} L{mention.line}：「{excerpt(context, 80)}」；"
                                                     f"未兑现部分：「{excerpt(str(missing), 80)}」")
