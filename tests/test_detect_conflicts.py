@@ -283,3 +283,34 @@ def test_a_figure_of_another_subject_is_no_sub_result_of_this_one() -> None:
     notes = ("- Tessel 吞吐 +18%（H100，70B）", "- Tessel 吞吐 2,950 → 3,410 tok/s（H100，70B）",
              "- 上午我写的 Tessel +18% 是表里的百分比；Heron 调大阈值后开销能降到 +15%")
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == {"Tessel throughput 增幅"}
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    # A bracketed aside names what the subject uses or beats, not the subject.
+    ("- **Corvid 0.4 发布**：新的路由（按 Quill 上报的 KV 事件选实例）让 P90 TTFT 降 61%", "Corvid"),
+    ("- Corvid (built on Quill's block events) cuts P90 TTFT by 61%", "Corvid"),
+    # A source named in words before what it wrote is no subject.
+    ("## Corvid 0.4\n- 早上 The Serving Desk 写的\"P90 TTFT 降 61%\"", "Corvid"),
+    ("## Corvid 0.4\n- Lumen Weekly writes P90 TTFT -61%", "Corvid"),
+    # A sentence naming no entity takes its section's subject; a section of one paper, the paper's number.
+    ("## Corvid 0.4：精确前缀路由\n- 对照是 0.3 的近似路由 → P90 TTFT -61%", "Corvid"),
+    ("## Heron（arXiv 2709.41234）\n- 对照是 0.3 的近似路由 → P90 TTFT -61%", "2709.41234"),
+    # Near misses: a plain compound is no name; the sentence's own entity wins over its section's.
+    ("## Corvid 0.4\n- precise prefix-cache routing 让 P90 TTFT 降 61%", "Corvid"),
+    ("## Corvid 0.4\n- Quill 的 P90 TTFT 降 61%", "Quill"),
+    ("- 在 Quill 上，Corvid 的 P90 TTFT 降 61%", "Corvid"),
+    ("- Corvid TTFT 降 61%（Quill 对照）", "Corvid"),
+])
+def test_a_figure_belongs_to_its_sentences_entity_else_its_sections(text: str, subject: str) -> None:
+    [claim] = [c for c in figure_claims(_mentions(text)) if "ttft" in c.metric]
+    assert claim.subject == subject
+
+
+def test_a_scouts_vouch_under_a_heading_naming_the_entity_compares_its_figures() -> None:
+    notes = ("## Corvid 0.4\n- 16 × H100，Qwen3-32B，对照 0.3 → P90 TTFT -57%\n"
+             "- Lumen Weekly 写的 -75% 引的就是这张图——同一组实验（same benchmark run）",
+             "- **Corvid 0.4 发布**：P90 TTFT 降 75%，没写条件")
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == {"Corvid ttft p90 降幅"}
+    # Without the vouch, a figure with its set-up and one without are two benchmarks.
+    plain = (notes[0].rsplit("\n", 1)[0], notes[1])
+    assert check_number_conflicts(_mentions(*plain)) == []

@@ -20,7 +20,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 8
+MENTIONS_FORMAT = 9
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -438,6 +438,8 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 detail["setup"] = setup
             if baseline:
                 detail["baseline"] = baseline
+            if heading and not table_row:
+                detail["heading"] = heading[:200]
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence, detail={**detail, "apart": apart},
@@ -484,7 +486,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                                     detail={"heading": heading[:200], "marks": caveat.marks}))
         if vouches_same_setup(line):  # "两个数是同一配置下跑的": the scout compared the set-ups
             mentions.append(Mention(source=source, kind="setup", value="同一配置", raw=line.strip()[:300], line=index,
-                                    context=line.strip()[:300]))
+                                    context=line.strip()[:300], detail={"heading": heading[:200]}))
         if is_instruction(line):
             mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),
                                     line=index, context=line.strip()[:300]))

@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path
 from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import (
@@ -70,7 +71,8 @@ _HISTORIC_HEAD = re.compile(r"升级自|迁移自|前一版|上一版|旧版|\bs
                             r"\bprevious(?:ly)?\b|\bformerly\b", re.IGNORECASE)
 _NAME = re.compile(r"(?<![\w.\-])([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)(?![\w\-])")
 _DOMAIN = re.compile(r"\.(?:com?|ai|io|net|org|tech|dev|cn|blog|app|sh|me)$", re.IGNORECASE)
-_SOURCE_AFTER = re.compile(r"^\s*(?:blog|博客|测得|测|实测|报告|报道|那份|那组|这份|这组|文|原文|称|reports?|says|measured|"
+_SOURCE_AFTER = re.compile(r"^\s*(?:blog|博客|测得|测|实测|报告|报道|那份|那组|这份|这组|文|原文|称|写的|写道|转述|引的|reports?|says|"
+                           r"wrote|writes|quotes?|measured|"
                            r"found|'s\s+(?:blog|post|benchmark))", re.IGNORECASE)
 _SOURCE_HEADER = re.compile(r"来源|出处|信源|source|ref|reference", re.IGNORECASE)
 _NOT_ENTITY_WORDS = frozenset({
@@ -178,8 +180,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
         low = word.lower()
         if low in _NOT_ENTITY_WORDS or low in _METRIC_WORDS or low in sources or _DOMAIN.search(word):
             continue
-        if word.isalpha() and word.islower():
-            continue  # a plain English word, not a name
+        if (word.isalpha() and word.islower()) or re.fullmatch(r"[a-z]{4,}(?:-[a-z]{4,})+", word):
+            continue  # a plain English word or compound ("prefix-cache"), not a name ("llm-d" is one)
         if _HARDWARE.fullmatch(word) or re.fullmatch(r"\d*[A-Za-z]?\d+[A-Za-z]?", word) or re.fullmatch(r"v\d+", low):
             continue
         if re.fullmatch(r"v?\d+(?:\.\d+)+[\w.-]*", low) or re.fullmatch(r"(?:tp|pp|ep|dp|sp)\d+", low):
@@ -188,7 +190,9 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue  # a model of a size ("Llama-3.1-70B", "Qwen3-32B"): the set-up, a condition, not the subject
         if _PLATFORM_BEFORE.search(text[:match.start()]):
             continue  # where it ran or what it beat ("在 vLLM 上加速 2.1×", "比 SGLang 快", "over vLLM"): not the subject
-        if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(text, match.end()):
+        # A source, by a name of one or more words ("The Serving Desk 写的", "Lumen blog"), is no subject.
+        if re.fullmatch(r"\d+(?:\.\d+)?[BKMGT]", word) or _SOURCE_AFTER.match(
+                re.sub(r"^\s*(?:[A-Z][\w-]*\s+){0,2}", "", text[match.end():])):
             continue
         found.append(match)
     return found
@@ -244,10 +248,16 @@ def _prose_subject(context: str, spans: list[tuple[int, int]], index: int, sourc
     start = spans[index - 1][1] if index > 0 else 0
     head = context[start:pos]
     head = _CLAUSE_BREAK.split(head)[-1] if index > 0 else head
-    names = _names(head, sources)
+    # A bracketed aside names what the subject uses or is compared with ("（按 vLLM 上报的 KV 事件…）让 TTFT 降
+    # 75%"), not the subject: names outside brackets first, kept at their places.
+    outside = _ASIDE.sub(lambda m: " " * len(m.group(0)), head)
+    names = _names(outside, sources) or _names(head, sources)
     if names:
         return names[-1].group(1)
     return None
+
+
+_ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 
 
 _METRIC_ALT = "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True))
@@ -512,6 +522,13 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             change, unit = (1 if percent > 0 else -1), "%"
             low = top = abs(percent)
             derived = f"{before:,g} → {mention.value}，折合 {percent:+g}%"
+        if subject is None and not table and mention.detail.get("heading"):
+            # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
+            heading = str(mention.detail["heading"])
+            papers = {ref.id for ref in find_arxiv_refs(heading) if not ref.malformed}
+            named = _names(_ASIDE.sub(" ", heading), sources)
+            # One paper is one subject under its number ("## Tessel（arXiv 2709.38214）").
+            subject = next(iter(papers)) if len(papers) == 1 else named[0].group(1) if named else None
         line_ids = ids.get((mention.source, mention.line), [])
         if subject is not None:
             subject = _paper_of(subject, context, line_ids) or subject
@@ -666,8 +683,8 @@ def make_warning(kind: str, text: str, risk: str, action: str, sources: Sequence
 
 
 def quote(mention: Mention, limit: int = 60) -> str:
-    """The mention's sentence, cut to ``limit`` characters."""
-    return excerpt(mention.context, limit)
+    """The mention's sentence, cut to ``limit`` characters, without Markdown emphasis marks (a quote is words)."""
+    return excerpt(re.sub(r"\*\*|__", "", mention.context), limit)
 
 
 def _padded(claim: VersionClaim) -> tuple[str, tuple[int, ...]]:
@@ -905,7 +922,8 @@ def _vouched(mentions: Sequence[Mention], subject: str, metric: str, group: Sequ
     figures = {c.mention.raw.strip().lower() for c in group if c.mention.raw.strip()}
     for mention in mentions:
         line = mention.raw or ""
-        lowered = line.lower()
+        # The line, or the section it stands in, names the entity ("## llm-d v0.10" over "同一组实验").
+        lowered = f"{line} {mention.detail.get('heading', '')}".lower()
         if mention.kind != "setup" or is_brief_path(mention.source) or name not in lowered:
             continue
         rest = SAME_SETUP.sub(" ", lowered)  # "同一配置" names no metric
