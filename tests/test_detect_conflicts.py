@@ -314,3 +314,39 @@ def test_a_scouts_vouch_under_a_heading_naming_the_entity_compares_its_figures()
     # Without the vouch, a figure with its set-up and one without are two benchmarks.
     plain = (notes[0].rsplit("\n", 1)[0], notes[1])
     assert check_number_conflicts(_mentions(*plain)) == []
+
+
+CARD_1599 = ("---\ncard: 1599\narxiv: \"2710.01187\"\ntitle: \"Corvid: Tiered KV Placement\"\nprimary: llm-infra\n---\n"
+             "作者在单节点 8×H200 上评测：70B、128K 上下文、64 路并发时，decode 吞吐为仅使用 CPU DRAM offload 基线的 2.3×。\n"
+             "- 结果（70B · 128K 上下文 · H200 · 64 路并发）：KV 显存相对 FP8 KV 降低 50%\n")
+
+
+@pytest.mark.parametrize(("note", "expected"), [
+    # A scout's figure that the paper's card contradicts, for one metric and set-up, the paper named by its
+    # section (a heading name over one arXiv link), the change said as "省", the ratio as a multiple of a baseline.
+    ("## 1. Corvid —— 三层 KV 放置 ⭐⭐⭐⭐\n- 链接：https://arxiv.org/abs/2710.01187v1\n"
+     "- 8×H200 单节点，70B，128K 上下文，64 路并发 → decode 吞吐是\"只用 CPU DRAM 做 offload\"基线的 3.1×",
+     {"Corvid throughput"}),
+    ("## Corvid（arXiv 2710.01187）\n- 条件：70B · 128K 上下文 · H200 · 64 路并发\n- KV 显存比 FP8 KV 再省 30%",
+     {"2710.01187 显存 降幅"}),
+    ("## Corvid\n- https://arxiv.org/abs/2710.01187\n- 70B, 128K context, H200, 64 路并发: KV memory saves 30% vs FP8 KV",
+     {"Corvid 显存 降幅"}),
+    # Near misses: the figure agrees; another set-up; another paper's figure in the same note is no sub-result.
+    ("## Corvid\n- https://arxiv.org/abs/2710.01187\n- 8×H200，70B，128K，64 路并发：decode 吞吐是基线的 2.3×", set()),
+    ("## Corvid\n- https://arxiv.org/abs/2710.01187\n- 8×H100，70B，128K，64 路并发：decode 吞吐是基线的 3.1×", set()),
+    ("## Corvid（arXiv 2710.01187）\n- 条件：70B · 128K 上下文 · H200 · 64 路并发\n- KV 显存比 FP8 KV 再省 50%\n\n"
+     "## Heron（arXiv 2710.05555）\n- 权重显存多占 30%", set()),
+])
+def test_a_notes_figure_the_papers_card_contradicts_is_a_conflict(note: str, expected: set[str]) -> None:
+    mentions = [*extract_mentions("inbox/x/n.md", note),
+                *extract_mentions("organized/paper_cards/1599-2710-01187.md", CARD_1599)]
+    assert {w.subject for w in check_number_conflicts(mentions)} == expected
+
+
+def test_a_figure_of_another_paper_in_the_same_note_is_no_sub_result() -> None:
+    note = ("## Corvid（arXiv 2710.01187）\n- 条件：70B · 128K 上下文 · H200 · 64 路并发\n- KV 显存比 FP8 KV 再省 30%\n\n"
+            "## Heron（arXiv 2710.05555）\n- 权重显存 +50%，冷启动 +35%")
+    mentions = [*extract_mentions("inbox/x/n.md", note),
+                *extract_mentions("organized/paper_cards/1599-2710-01187.md", CARD_1599)]
+    [warning] = check_number_conflicts(mentions)
+    assert "30%" in warning.text and "50%" in warning.text and "2710.05555" not in warning.text

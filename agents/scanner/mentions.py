@@ -20,7 +20,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 9
+MENTIONS_FORMAT = 12
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -57,7 +57,7 @@ def version_product(line: str, start: int) -> str | None:
 
 METRICS = (
     "TTFT", "ITL", "TPOT", "P50", "P99", "吞吐", "throughput", "goodput", "延迟", "latency", "加速", "speedup",
-    "命中率", "hit", "压缩", "显存", "内存", "accuracy", "精度", "锚点", "配置", "QPS", "tok/s", "req/s",
+    "命中率", "hit", "压缩", "显存", "内存", "memory", "accuracy", "精度", "锚点", "配置", "QPS", "tok/s", "req/s",
 )
 _UNITS = r"ms|s|秒|×|x|倍|%|GB|GiB|TB|MB|tok/s|tokens/s|req/s|K|M|B|pt|个|configs?|configurations?"
 _FIGURE = re.compile(
@@ -231,7 +231,7 @@ _HEADING_NAME = re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:[A-Z0-9-][\w.+-]*)+|(
 PLATFORM = re.compile(r"GitHub|GitLab|HF|HuggingFace|Hugging|Face|arXiv|Twitter|Reddit|Discord|Slack|README|CSDN|Zhihu|"
                       r"HN|Hacker|News|Medium|Substack|YouTube|LinkedIn|Weibo|WeChat|Blog|Issue|PR|TODO|FYI|TBD|WIP|NOTE|DONE",
                       re.IGNORECASE)
-METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点"}
+METRIC_ALIASES = {"吞吐": "throughput", "tok/s": "throughput", "req/s": "throughput", "延迟": "latency", "加速": "speedup", "命中率": "hit", "配置": "锚点", "memory": "显存"}
 
 # A line where a scout vouches that figures come from one set-up ("同一配置下", "同一组实验", "same benchmark run",
 # "apples to apples"): the scout compared the conditions, so a condition only one source states does not part them.
@@ -249,6 +249,12 @@ def vouches_same_setup(line: str) -> bool:
     """The line says two figures come from one set-up, and does not deny it."""
     return any(not _SAME_SETUP_DENIED.search(line[max(0, m.start() - 8):m.start()])
                for m in SAME_SETUP.finditer(line))
+
+
+_AS_MULTIPLE = re.compile(
+    r"(" + "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True)) + r")\s*(?:是|为|达到?|提升到|变为|is|was|reaches)\s*"
+    r"[^，。；;,]{0,48}?(?:基线|基准|对照组?|原来|之前|旧版|baseline|the baseline)[^，。；;,]{0,6}?(?:的|'s)?\s*$",
+    re.IGNORECASE)
 
 
 def nearest_metric(context: str, pos: int, end: int) -> str | None:
@@ -269,7 +275,11 @@ def nearest_metric(context: str, pos: int, end: int) -> str | None:
             if best is None or distance < best[0]:
                 best = (distance, metric)
     if best is None:
-        return None
+        # "decode 吞吐是"只用 CPU DRAM 做 offload"基线的 3.1×": a metric said to be a multiple of its baseline.
+        ratio = _AS_MULTIPLE.search(context[:pos])
+        if ratio is None:
+            return None
+        best = (0.0, ratio.group(1))
     return METRIC_ALIASES.get(best[1], best[1].lower())
 
 
@@ -396,7 +406,7 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 source=source, kind="arxiv", value=ref.id, raw=ref.raw, line=index,
                 context=line.strip()[:300],
                 detail={"version": ref.version, "malformed": ref.malformed, "reason": ref.reason,
-                        "in_url": any(s <= ref.start < e for s, e in url_spans)},
+                        "in_url": any(s <= ref.start < e for s, e in url_spans), "heading": heading[:200]},
             ))
         for match in _VERSION.finditer(line):
             version = match.group("ver")

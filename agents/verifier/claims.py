@@ -83,6 +83,8 @@ _NOT_ENTITY_WORDS = frozenset({
     "p95", "p99", "p999", "ms", "s", "tok", "tokens", "req", "gb", "mb", "tb", "k", "m", "b", "x", "rps",
     "note", "todo", "ok", "tier1", "top", "baseline", "context", "ctx", "concurrency", "qps", "multi-turn",
     "single-turn", "llm", "ai", "api", "rag", "sota", "arxiv", "doi",
+    # memory tiers and links: where the KV sits or what it is compared with ("CPU DRAM offload 基线"), no entity
+    "dram", "hbm", "sram", "nvme", "ssd", "hdd", "cxl", "rdma", "roce", "infiniband", "ib", "ethernet", "offload",
 })
 _METRIC_WORDS = frozenset(m.lower() for m in METRICS)
 _QUALIFIERS = (
@@ -102,10 +104,11 @@ _TIME_METRICS = frozenset({"ttft", "itl", "tpot", "latency", "p50", "p99"})
 # 30%"), in its clause. Words whose direction depends on the metric ("快 30%": less latency but more
 # throughput) are not read.
 _BETWEEN = r"[^，。；;,、%|：:]{0,18}$"
-_DOWN = re.compile(r"(?:(?<![\w.])[-−](?=\s*$)|降低?|下降|减少|缩短|减小|减了|少了|砍掉|\bcut[s]?\b|\breduc\w*|"
+_DOWN = re.compile(r"(?:(?<![\w.])[-−](?=\s*$)|降低?|下降|减少|缩短|减小|减了|少了|砍掉|(?:节|再|可)?省(?:下|了|掉)?|"
+                   r"\bcut[s]?\b|\breduc\w*|\bsav(?:es?|ed|ing)\b|"
                    r"\blower(?:s|ed|ing)?\b|\bdrop(?:s|ped)?\b|\bdecreas\w*|\bshrink\w*|\bshr[ua]nk\b)" + _BETWEEN,
                    re.IGNORECASE)
-_UP = re.compile(r"(?:[+＋](?=\s*$)|提升|提高|增加|增长|上升|上涨|涨了|\bimprov\w*|\bincreas\w*|\bboost\w*|"
+_UP = re.compile(r"(?:[+＋](?=\s*$)|提升|提高|增加|增长|上升|上涨|涨了|多占|多用|\bimprov\w*|\bincreas\w*|\bboost\w*|"
                  r"\bgain(?:s|ed)?\b|\brais\w*|\bup\b)" + _BETWEEN, re.IGNORECASE)
 _BASELINE = re.compile(r"(?:相对于?|相比(?:于)?|相较(?:于)?|比起?|对比|对照组?(?:都|均|全)?(?:是|为)?|基线是?|\bvs\.?|\bversus|\bover|\bthan|\bagainst|"
                        r"\brelative to|\bcompared (?:to|with))\s*([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)",
@@ -522,6 +525,11 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             change, unit = (1 if percent > 0 else -1), "%"
             low = top = abs(percent)
             derived = f"{before:,g} → {mention.value}，折合 {percent:+g}%"
+        if subject is None and not table:
+            # A clause of a list naming no entity is of the entity the sentence named before it ("Mooncake cache
+            # hit 1.7%→92.2%，吞吐 3.8×").
+            earlier = _names(_ASIDE.sub(lambda m: " " * len(m.group(0)), context[:pos]), sources)
+            subject = earlier[-1].group(1) if earlier else None
         if subject is None and not table and mention.detail.get("heading"):
             # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
             heading = str(mention.detail["heading"])
@@ -622,11 +630,19 @@ def _named_papers(claims: list[FigureClaim], mentions: Sequence[Mention]) -> lis
     """One paper, one subject: a name the notes give exactly one well-formed arXiv number ("KVFold" for
     2610.03391) stands for that number, so "KVFold 显存 -35%" and "2610.03391 显存降 52%" are compared."""
     papers: dict[str, set[str]] = defaultdict(set)
+    sections: dict[tuple[str, str], set[str]] = defaultdict(set)
     for mention in mentions:
+        if mention.kind == "arxiv" and not mention.detail.get("malformed") and mention.detail.get("heading"):
+            sections[(mention.source, str(mention.detail["heading"]))].add(mention.value)
         if mention.kind == "arxiv" and not mention.detail.get("malformed") and (named := arxiv_name(mention)):
             lead = re.match(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", named[0])
             for name in {named[0], lead.group(0) if lead else ""} - {""}:
                 papers[name_key(name)].add(mention.value)
+    # A section led by a name that cites one paper ("## 1. StrataKV —— …" over its arXiv link): the name is it.
+    for (_, heading), ids in sections.items():
+        named = _names(_ASIDE.sub(" ", heading), set())
+        if len(ids) == 1 and named:
+            papers[name_key(named[0].group(1))].update(ids)
     out = []
     for claim in claims:
         ids = papers.get(name_key(claim.subject), set())
@@ -858,28 +874,30 @@ def _author_parts(a: FigureClaim, b: FigureClaim) -> bool:
     return False
 
 
-_Written = tuple[str, float, float, bool]  # (unit, low, high, lined up against others': a sources table, a "矛盾" line)
+# (unit, low, high, lined up against others': a sources table, a "矛盾" line; its line)
+_Written = tuple[str, float, float, bool, int]
 # A line where the author sets figures against each other as a disagreement, not as two set-ups.
 # A line calling figures a contradiction ("三源矛盾", "两个数打架", "these figures conflict").
 CLASH = re.compile(r"矛盾|不一致|对不上|离谱|打架|相互冲突|\bconflict|\binconsistent\b|\bdisagree|\bcontradict",
                    re.IGNORECASE)
 
 def _both_written(a: FigureClaim, b: FigureClaim, written: Mapping[str, list[_Written]],
-                  about: Collection[str] | None = None) -> bool:
+                  about: Collection[str] | None = None, elsewhere: Collection[tuple[str, int]] = ()) -> bool:
     """A first-hand source writes both figures in its own account (a sub-result beside the headline one):
     its author gives two figures for two set-ups, so they do not disagree. A table whose rows are
     sources, or a line calling the figures a contradiction, lines up others' figures: not one account."""
     def matches(entry: _Written, figure: FigureClaim) -> bool:  # the same figure: a range only as that range
-        unit, low, high, _ = entry
+        unit, low, high, _, _ = entry
         return _UNIT_ALIASES.get(unit, unit) == figure.unit and figure.low * 0.95 <= low and high <= figure.high * 1.05 \
             and low * 0.95 <= figure.low and figure.high <= high * 1.05
 
     # ``about``: the sources with a figure of this entity and metric; a source's figure of another subject ("+15%"
-    # of another paper) is no sub-result of this one.
+    # of another paper) is no sub-result of this one, nor is a figure on a line only about other subjects
+    # (``elsewhere``: "权重显存 +50%" of another paper, in the same note).
     for source, entries in written.items():
         if is_brief_path(source) or (about is not None and source not in about):
             continue
-        own = [e for e in entries if not e[3]]
+        own = [e for e in entries if not e[3] and (source, e[4]) not in elsewhere]
         if any(matches(e, a) for e in own) and any(matches(e, b) for e in own):
             return True
     return False
@@ -897,12 +915,12 @@ def _figures_written(mentions: Sequence[Mention]) -> dict[str, list[_Written]]:
             high = mention.detail.get("high")
             top = float(high) if isinstance(high, int | float) else float(number)
             unit, low, top = _unit(str(mention.detail.get("unit") or ""), float(number), top)
-            written[mention.source].append((unit, low, top, by_source))
+            written[mention.source].append((unit, low, top, by_source, mention.line))
     for source, entries in written.items():
         # A figure the source lines up against others (its sources table) is still lined up where the same
         # source repeats it ("三家给了三个数：…85ms / …42ms"): the repeat is no account of its own.
-        lined = {(u, lo, hi) for u, lo, hi, by in entries if by}
-        written[source] = [(u, lo, hi, by or (u, lo, hi) in lined) for u, lo, hi, by in entries]
+        lined = {(u, lo, hi) for u, lo, hi, by, _ in entries if by}
+        written[source] = [(u, lo, hi, by or (u, lo, hi) in lined, at) for u, lo, hi, by, at in entries]
     return written
 
 
@@ -962,9 +980,11 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
     written = _figures_written(mentions)
     clash_lines = _clash_lines(mentions)
     groups: dict[tuple[str, str, str], list[FigureClaim]] = defaultdict(list)
+    subjects_at: dict[tuple[str, int], set[str]] = defaultdict(set)  # the subjects each line's figures are of
     # Only the window's figures: the living document's older figures describe other set-ups too often.
     for claim in figure_claims(mentions):
         groups[(claim.subject.lower(), claim.metric, claim.unit)].append(claim)
+        subjects_at[(claim.mention.source, claim.mention.line)].add(claim.subject.lower())
     warnings = []
     for (_, metric, unit), group in sorted(groups.items()):
         if not any(c.mention.source in window for c in group):
@@ -978,9 +998,10 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         declared = _declared_clash(clash_lines, subject, metric)
         vouched = _vouched(mentions, subject, metric, group)
         about = {c.mention.source for c in group}
+        elsewhere = {at for at, names in subjects_at.items() if paper.lower() not in names}
         clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
                  if _two_places(a, b) and _apart(a, b) and _comparable(a, b, declared, vouched) and not _author_parts(a, b)
-                 and not _both_written(a, b, written, about)]
+                 and not _both_written(a, b, written, about, elsewhere)]
         if not clash:
             continue
         # The figures that disagree are listed (a figure its author set apart from them is not one of them).
