@@ -332,7 +332,7 @@ _GENERIC_TOKEN = re.compile(r"(?:\d+[×x])?[a-z]{1,3}\d{2,4}[a-z]?|\d+(?:\.\d+)?
 
 # The vault's own vocabulary: where a paper is filed and how it is ranked, said of any paper.
 _VAULT_WORDS = frozenset({"work-queue", "queue", "top", "tier", "paper_card", "card", "living", "brief", "e1prep",
-                          "llm-infra", "inference", "net-new", "register"})
+                          "net-new", "register"})
 
 
 def _tokens(text: str) -> set[str]:
