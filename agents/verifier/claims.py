@@ -264,6 +264,7 @@ _ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 
 
 _METRIC_ALT = "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True))
+_METRIC_NEAR = re.compile(rf"[^，。；;,]{{0,8}}?(?:{_METRIC_ALT})", re.IGNORECASE)
 _LIST_HEAD = re.compile(rf"([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)\s*[\"“”'「」]?\s*(?:{_METRIC_ALT})"
                         rf"(?:\s*[A-Za-z0-9]+)?\s*[\"“”'「」]?[^，。；;0-9]{{0,12}}[：:]", re.IGNORECASE)
 
@@ -528,7 +529,8 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         if subject is None and not table:
             # A clause of a list naming no entity is of the entity the sentence named before it ("Mooncake cache
             # hit 1.7%→92.2%，吞吐 3.8×").
-            earlier = _names(_ASIDE.sub(lambda m: " " * len(m.group(0)), context[:pos]), sources)
+            earlier = [m for m in _names(_ASIDE.sub(lambda m: " " * len(m.group(0)), context[:pos]), sources)
+                       if _METRIC_NEAR.match(context, m.end())]  # a name measured in the sentence, not a set-up item
             subject = earlier[-1].group(1) if earlier else None
         if subject is None and not table and mention.detail.get("heading"):
             # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
