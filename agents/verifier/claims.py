@@ -170,6 +170,8 @@ def _sources_named(mentions: Sequence[Mention]) -> set[str]:
     return sources
 
 
+_WORKLOAD_AFTER = re.compile(r"\s*(?:[\w-]{0,6}\s*)?(?:改造)?(?:负载|数据集|数据|trace|traces|workload|dataset|prompts?)\b",
+                             re.IGNORECASE)
 _PLATFORM_BEFORE = re.compile(r"(?:在|于|基于|相对于?|相比|比|较|对比|对照组?是?|基线是?|\bon|\batop|\bover|\bthan|"
                               r"\bagainst|\bbaseline(?: is)?)\s*$",
                               re.IGNORECASE)
@@ -191,6 +193,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue  # a version ("v0.5.21", the baseline of a relative figure) or a parallel layout ("TP8")
         if re.search(r"[-_.]\d+(?:\.\d+)?[bmk]$", low):
             continue  # a model of a size ("Llama-3.1-70B", "Qwen3-32B"): the set-up, a condition, not the subject
+        if _WORKLOAD_AFTER.match(text[match.end():]):
+            continue  # the workload it ran ("ShareGPT 改造负载", "LMSYS trace"): a condition, not the subject
         if _PLATFORM_BEFORE.search(text[:match.start()]):
             continue  # where it ran or what it beat ("在 vLLM 上加速 2.1×", "比 SGLang 快", "over vLLM"): not the subject
         # A source, by a name of one or more words ("The Serving Desk 写的", "Lumen blog"), is no subject.
