@@ -67,6 +67,8 @@ MARKS = [
     ("- 结论不变，补了硬件条件", "carried"),
     ("- No new findings; it repeats Monday's numbers", "carried"),
     ("- nothing new here beyond the table", "carried"),
+    ("- Quill 2.4.1 只修 bug → 只记一笔，不算增量", "carried"),
+    ("- Quill 2.4.1: bug fixes only, not an increment", "carried"),
     # Little new in it, though not anchored.
     ("- 综述类，新意不大；可作引用入口", "minor"),
     ("- 列表文，结论没什么意外", "minor"),

@@ -35,7 +35,8 @@ _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:
                       re.IGNORECASE | re.MULTILINE)
 _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|续用|续立)))"
                       r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
-                      r"不是新增量|非新增量|不算新增|carried(?: over| forward)?|unchanged since|nothing new|not new)(?=[\s：:）)\]】|,，。;；\d]|$)",
+                      r"不是新增量|非新增量|不算新增|不算增量|不计入?增量|不作为增量|不算(?:作|做)增量|"
+                      r"carried(?: over| forward)?|unchanged since|nothing new|not new|not an increment|no increment)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
                        # not "已锚 awesome-jev、JevOut": a list of what is anchored names other things
