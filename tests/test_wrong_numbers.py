@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.integrator.cluster import mistaken_numbers
 from agents.scanner.mentions import extract_mentions
 from agents.verifier.claims import check_version_conflicts
@@ -59,3 +61,32 @@ def test_a_number_the_living_document_or_a_card_carries_is_never_called_wrong() 
                         "与 2609.27334（doc.md）。", "JIT Memory")
     assert mistaken_numbers([warning], {"2609.27334": "JIT Memory"}, baseline={"2609.25853"}) == {}
     assert mistaken_numbers([warning], {"2609.27334": "JIT Memory"}, cards={"2609.25853"}) == {}
+
+
+_TITLES = {"2709.45528": ("Prefill on the Phone NPU, Decode on the GPU: Phase Splitting On Device", "卡 1573"),
+           "2709.11111": ("Quokka: Tiered KV Eviction", "卡 1574")}
+
+
+@pytest.mark.parametrize(("section", "slipped"), [
+    # One paper's title written out under another number with no title of its own.
+    ("## Tier2 · 端侧 NPU prefill（arXiv 2710.05528）⭐⭐⭐\n- Prefill on the Phone NPU, Decode on the GPU —— HF 也有",
+     {"2710.05528"}),
+    ("- Prefill on the Phone NPU, Decode on the GPU（arXiv 2709.45582）：TTFT 1.9 s → 0.62 s", {"2709.45582"}),
+    ("### 2709.45529 · prefill on the phone npu, decode on the gpu\n- 数字见卡", {"2709.45529"}),
+    ("## 端侧（https://arxiv.org/abs/2710.05528）\n- Prefill on the Phone NPU — Decode on the GPU（全文）", {"2710.05528"}),
+    # Near misses: the title under its own number; a list's other entry; a number with a title of its own;
+    # a title too short to tell; a heading whose next line names another paper's title only in a later bullet.
+    ("## 端侧 NPU prefill（arXiv 2709.45528）\n- Prefill on the Phone NPU, Decode on the GPU", set()),
+    ("## 与各主轴的关系\n- #11 EOS Tokens（2709.20511）已锚\n- engineering：#5 Prefill on the Phone NPU, Decode on the GPU 已有卡",
+     set()),
+    ("## Quokka 复读（arXiv 2709.11111）\n- Prefill on the Phone NPU, Decode on the GPU 是另一篇", set()),
+    ("## 杂项（arXiv 2710.00001）\n- Quokka 也在榜上", set()),
+    ("## 杂项（arXiv 2710.00001）\n- 先读别的\n- Prefill on the Phone NPU, Decode on the GPU 明天读", set()),
+    ("- 2710.00002 和 2710.00003 两篇都提到 Prefill on the Phone NPU, Decode on the GPU", set()),
+])
+def test_a_papers_title_written_under_another_number_is_one_paper_under_two(section: str, slipped: set[str]) -> None:
+    from agents.verifier.identifiers import check_titles_under_other_numbers
+
+    found = check_titles_under_other_numbers([("inbox/lin/2027-09-30-n.md", 5, section)], _TITLES)
+    assert {w.text.split("却写作 arXiv ")[1][:10] for w in found} == slipped
+    assert all(w.kind == "id_conflict" and "2709.45528" in w.text for w in found)

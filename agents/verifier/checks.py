@@ -17,8 +17,8 @@ from agents.scanner.e1_format import relayed_only
 from agents.verifier.caveats import check_caveats
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
-from agents.verifier.facts import CardLike, PaperFacts, paper_facts
-from agents.verifier.identifiers import check_id_conflicts, check_malformed
+from agents.verifier.facts import CardLike, PaperFacts, known_titles, paper_facts
+from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_titles_under_other_numbers
 from agents.verifier.promises import promise_warnings, track_promises
 from agents.verifier.register import ITEM_KINDS, assign_numbers, collisions
 from agents.verifier.titles import check_titles
@@ -47,12 +47,17 @@ def check_instructions(mentions: Sequence[Mention]) -> list[BriefWarning]:
 
 def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: Mapping[str, PaperFacts], day: date,
                  references: Sequence[Mention] = (),
-                 candidates: Mapping[str, Sequence[str]] | None = None) -> list[BriefWarning]:
-    """Every check that needs no store, in the brief's order."""
+                 candidates: Mapping[str, Sequence[str]] | None = None,
+                 sections: Sequence[tuple[str, int, str]] = ()) -> list[BriefWarning]:
+    """Every check that needs no store, in the brief's order; ``sections``: (path, line, text) of the window's
+    notes' sections, for titles written out under another number."""
+    conflicts = check_id_conflicts(mentions, references, facts, cards)
+    known = {w.key for w in conflicts}
     return [
         *check_instructions(mentions),
         *check_malformed(mentions, cards, candidates, references),
-        *check_id_conflicts(mentions, references, facts, cards),
+        *conflicts,
+        *(w for w in check_titles_under_other_numbers(sections, known_titles(facts, cards)) if w.key not in known),
         *check_titles(mentions, facts, cards),
         *check_dates(mentions, cards, facts, day),
         *check_versions_beyond_latest(mentions, facts),
@@ -65,7 +70,7 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
 def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_results: Mapping[str, object], day: date,
                thread: str, db: Database | None = None, *, references: Sequence[Mention] = (),
                candidates: Mapping[str, Sequence[str]] | None = None,
-               since: datetime | None = None) -> list[BriefWarning]:
+               since: datetime | None = None, sections: Sequence[tuple[str, int, str]] = ()) -> list[BriefWarning]:
     """Run every check of a window and number the findings; the verifier node's one call.
 
     Args:
@@ -78,8 +83,9 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
         references: mentions of baseline sources (living document, earlier briefs), compared against only.
         candidates: malformed number → identifiers found by an arXiv title search.
         since: the window's start: a register collision visible before it is carried, not new.
+        sections: (path, first line, text) of each section of the window's notes.
     """
-    warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates)
+    warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates, sections)
     if db is not None:
         partial = track_promises(db, mentions, day)
         # A finding only relayed by briefs is kept or set aside by the integrator: numbered only if it is kept

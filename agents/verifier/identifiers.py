@@ -9,13 +9,15 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import is_brief_path
 from agents.verifier.claims import make_warning, quote
 from agents.verifier.facts import CARD_DIR, CardLike, PaperFacts, known_titles
 from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
 from state.models import BriefWarning, Mention
 
-__all__ = ["digits_within", "likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source"]
+__all__ = ["digits_within", "likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source",
+           "check_titles_under_other_numbers"]
 
 # A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
 # Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
@@ -214,6 +216,63 @@ def check_id_conflicts(mentions: Sequence[Mention], references: Sequence[Mention
             "id_conflict", f"同一 arXiv 号 {identifier} 被写成不同的名称：「{labels}」，至少一处号码或名称有误。",
             "低", "查 arXiv 标题后改正出错的一处", [n.mention.source for n in group], identifier,
             f"id_conflict:id:{identifier}"))
+    return warnings
+
+
+def _title_head(title: str) -> str | None:
+    """The words of a title a note would write out: the part before its colon when that is a phrase of three
+    words or more ("Prefill on the NPU, Decode on the GPU"), else the whole title; None when too short to tell."""
+    head = re.split(r"\s*[:：]\s*", title.strip(), maxsplit=1)[0]
+    head = head if len(head.split()) >= 3 else title.strip()
+    return head if len(head.split()) >= 3 and len(head) >= 20 else None
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\s,，:：;；\-–—·'\"“”]+", " ", text.lower()).strip()
+
+
+def check_titles_under_other_numbers(sections: Sequence[tuple[str, int, str]], titles: Mapping[str, tuple[str, str]],
+                                     ) -> list[BriefWarning]:
+    """``id_conflict``: a note's section writing out one paper's title (its card's or arXiv's) under another
+    number that has no title of its own ("## 端侧 NPU prefill（arXiv 2610.05528）" over "Prefill on the NPU,
+    Decode on the GPU", the title of card 1573's 2609.45528): one paper under two numbers.
+
+    ``sections``: (path, first line, text) of each heading's section of the window's notes."""
+    heads = {identifier: head for identifier, (title, _) in titles.items() if (head := _title_head(title))}
+    warnings = []
+    seen: set[tuple[str, str]] = set()
+    for path, first, text in sections:
+        lines = text.split("\n")
+        # The title on the line citing the number, or on the first line under a heading citing it: where a
+        # note introduces one paper ("## … （arXiv 2610.05528）" then its title), not a list's other entry.
+        spans = [line for line in lines[:1] if line.lstrip().startswith("#")]
+        places = [" ".join(lines[:2])] if spans else []
+        places += [line for line in lines if not line.lstrip().startswith("#")]
+        for place in places:
+            cited = {ref.id for ref in find_arxiv_refs(place) if not ref.malformed}
+            if len(cited) != 1:
+                continue
+            squeezed = _squeezed(place)
+            for identifier, head in heads.items():
+                if identifier in cited or _squeezed(head) not in squeezed:
+                    continue
+                warnings += _title_slip(path, first, head, identifier, titles[identifier][1], cited - set(titles), seen)
+    return warnings
+
+
+def _title_slip(path: str, first: int, head: str, identifier: str, origin: str, others: set[str],
+                seen: set[tuple[str, str]]) -> list[BriefWarning]:
+    warnings = []
+    for other in sorted(others):
+        if (other, identifier) in seen:
+            continue
+        seen.add((other, identifier))
+        warnings.append(make_warning(
+            "id_conflict",
+            f"{path}（L{first} 起一节）写出「{head}」——这是 {identifier}（{origin}）的标题——却写作 arXiv {other}："
+            f"同一篇论文两个号码，{other} 无卡片或标题可对，疑为笔误。",
+            "中", f"核对原文链接；该节按 {identifier} 计，错号出现处加注", [path], head,
+            f"id_conflict:name:{name_key(head)}:{other}"))
     return warnings
 
 

@@ -151,6 +151,18 @@ def _notes(scan: WindowScan) -> list[VaultFile]:
     return [f for f in scan.files if f.path.startswith("inbox/") and not is_brief_path(f.path)]
 
 
+def _sections(notes: Sequence[VaultFile]) -> list[tuple[str, int, str]]:
+    """(path, first file line, text) of each heading's section of the notes (the text before the first heading
+    is a section too)."""
+    found = []
+    for file in notes:
+        lines = file.body.split("\n")
+        starts = [0, *(i for i, line in enumerate(lines) if i and line.lstrip().startswith("#"))]
+        for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+            found.append((file.path, file.body_line + start, "\n".join(lines[start:end])))
+    return found
+
+
 def _raised_in_notes(notes: Sequence[VaultFile]) -> list[tuple[int, str, int, str]]:
     """The numbers the notes raise things under ("新挂 D196")."""
     return [(number, file.path, line, text) for file in notes
@@ -189,9 +201,10 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         candidates, search_failures = _title_candidates(api, scan, verdicts)
         requests = api.requests_made
     with register_view(scan.end, own, superseded, own_record):
-        warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
-                              references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start)
         notes = _notes(scan)
+        warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
+                              references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start,
+                              sections=_sections(notes))
         warnings += raised_elsewhere(ctx.db, _raised_in_notes(notes), scan.end)
     if ctx.settings.crash_after == "verify:numbered":
         os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
