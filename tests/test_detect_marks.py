@@ -73,6 +73,10 @@ MARKS = [
     ("- 综述类，新意不大；可作引用入口", "minor"),
     ("- 列表文，结论没什么意外", "minor"),
     ("- a survey, incremental at best", "minor"),
+    # Supporting evidence of another item, not an item of its own.
+    ("- 个人实测、只跑了一次，只当旁证 ⭐⭐", "minor"),
+    ("- 单机复现，仅作旁证", "minor"),
+    ("- one run on other hardware: only as supporting evidence", "minor"),
     # A compilation, not a contribution.
     ("- 后续：可以放进全景图。不算研究贡献，只是分类整理。", "minor"),
     ("- 并非原创工作，属于汇总帖", "minor"),

@@ -50,6 +50,9 @@ _NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:�
 # The scout finds little new in it, though nothing anchored: "综述类，新意一般", "结论没什么意外", "incremental at best".
 # A compilation, not a contribution: "不是研究贡献，是整理", "算不上新工作，属于汇总", "a roundup, not research".
 _MINOR = re.compile(r"新意(?:一般|不大|有限|不多|很少)|没(?:什么|啥)新意|无新意|结论没(?:什么|啥)意外|"
+                    # supporting evidence of another item, not one of its own: "只当旁证", "only as corroboration"
+                    r"(?:只|仅)(?:当|作|能当|能算|算|供)(?:作|为)?旁证|算(?:个)?旁证|作为旁证|"
+                    r"\b(?:only|just) (?:as )?(?:side|supporting) evidence\b|\bonly as corroboration\b|\bcorroboration only\b|"
                     r"(?:不是|并非|算不上|不算)(?:什么)?(?:新的?)?(?:研究|原创|新)(?:贡献|工作|成果|方法)|"
                     r"\b(?:little|nothing) novel\b|\bincremental at best\b|\blow novelty\b|"
                     r"\bnot (?:a |any )?(?:new |novel )?(?:research|original) (?:contribution|work|result)|"
