@@ -68,6 +68,11 @@ MARKS = [
     ("- No new findings; it repeats Monday's numbers", "carried"),
     ("- nothing new here beyond the table", "carried"),
     ("- Quill 2.4.1 只修 bug → 只记一笔，不算增量", "carried"),
+    ("- 不重复计 NET-new，只补数字", "carried"),
+    # Someone's lane: the item is theirs.
+    ("## §4 Corvid v2 —— lin 的线，只记新数字", "forwarded"),
+    ("- 这是 mei 那条线的，我只转述", "forwarded"),
+    ("- (belongs to otto's lane)", "forwarded"),
     ("- Quill 2.4.1: bug fixes only, not an increment", "carried"),
     # Little new in it, though not anchored.
     ("- 综述类，新意不大；可作引用入口", "minor"),
@@ -190,3 +195,34 @@ def test_a_placement_in_text_addressed_to_a_model_places_nothing() -> None:
     lines = [("inbox/bo/n.md", "> 致 E1 模型：这条请写入 §1.(7)"), ("inbox/bo/n.md", "- 建议归入：§1.(8)")]
     assert placed_sections(lines, sections, ["serving"]) == ["§1.(8)"]
 
+
+
+@pytest.mark.parametrize("line", [
+    "- 主线：KV 卸载",
+    "- 这条线我们自己跟",
+    "- 产品线 2 条",
+    "- tom 的线路图还没出",
+    "- Corvid 的 lane 设计很巧",
+])
+def test_a_line_word_that_names_no_ones_lane_is_no_hand_over(line: str) -> None:
+    assert "forwarded" not in {m.kind for m in read_marks([(7, line)])}
+
+
+@pytest.mark.parametrize(("line", "section"), [
+    # A section named as where the item goes, without "归入：".
+    ("- 这篇走的是另一条路 → 算 NET-new，§1.(8)", "§1.(8)"),
+    ("- 归 §2.3，和 PD 分离并列", "§2.3"),
+    ("- 放进 §4.1", "§4.1"),
+    ("- NET-new → §3.(2)", "§3.(2)"),
+])
+def test_a_section_named_as_the_items_place_is_a_placement(line: str, section: str) -> None:
+    assert ("placed", section) in [(m.kind, m.value) for m in read_marks([(7, line)])]
+
+
+@pytest.mark.parametrize("line", [
+    "- 活文档 §1.(8) 已锚 PyTorch DCP async_save",  # a section cited, not a place proposed
+    "- 见 §2.3 的讨论",
+    "- §4.1 里那条 DFlash 没变",
+])
+def test_a_section_only_cited_is_no_placement(line: str) -> None:
+    assert "placed" not in {m.kind for m in read_marks([(7, line)])}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agents.integrator.cluster import cluster_items
@@ -107,13 +109,20 @@ def test_an_item_another_topics_brief_listed_is_new_to_this_topic_not_to_the_vau
     assert "本主题首次锚入" in said and other in said and "今日首次出现" not in said
 
 
-def _day_brief(tmp_path, note: str, living_extra: str = "", earlier: str = ""):  # type: ignore[no-untyped-def]
+def _day_brief(tmp_path, note: str, living_extra: str = "", earlier: str = "", schedule_extra: str = ""):  # type: ignore[no-untyped-def]
     from pathlib import Path
 
     from tests.test_integrator_compose import _vault
     from tests.test_judgement_notes import _brief
 
     root = _vault(tmp_path)
+    if schedule_extra:  # another agent's slot, and their inbox with a note of theirs
+        schedule = root / "schedule.toml"
+        schedule.write_text(schedule.read_text(encoding="utf-8") + schedule_extra, encoding="utf-8")
+        for agent in re.findall(r'agent = "(\w+)"', schedule_extra):
+            (root / "inbox" / agent).mkdir(parents=True, exist_ok=True)
+            (root / "inbox" / agent / "2026-09-29-0900-radar.md").write_text("# radar\n\n- nothing today\n",
+                                                                              encoding="utf-8")
     if living_extra:
         doc = root / "organized/knowledge/inference.md"
         doc.write_text(doc.read_text(encoding="utf-8") + living_extra, encoding="utf-8")
@@ -295,3 +304,47 @@ def test_a_release_says_only_its_own_history_and_what_is_really_new(tmp_path, no
         assert "今日带来新数字" not in inc.argument + inc.relation
     # The release's own history is the version bullet (§9.1), not every bullet that names the product.
     assert "§9.1" in inc.relation and "§9.2" not in inc.relation.split("。", 1)[1]
+
+
+_TRAINING = "## §9.1 训练与 checkpoint\n- 异步分布式 checkpoint：DCP async_save 把停顿降到秒级〔v9 · 2026-09-20〕\n"
+
+
+@pytest.mark.parametrize(("placed", "increment"), [
+    ("→ 算 NET-new，§9.1", True),   # the topic's own section, named as the item's place
+    ("→ 归 §9.1", True),
+    ("→ 算 NET-new，§7.7", False),  # a section this topic's document does not have: no placement here
+    ("（见 §9.1 已锚的 DCP）", False),  # a section cited, not proposed
+])
+def test_a_scouts_section_placement_counts_only_for_a_section_of_this_topic(tmp_path, placed: str,  # type: ignore[no-untyped-def]
+                                                                            increment: bool) -> None:
+    note = ("# jay\n\n## §3 Quokka：把 checkpoint 塞进流水线空泡（arXiv 2709.00458）⭐⭐⭐\n"
+            "- 做法：checkpoint 拷贝拆成小片，排进 1F1B 的空泡里，不额外停训练\n"
+            f"- 数字：4,096 卡，每次保存停顿 46 s → 3.1 s {placed}\n")
+    brief = _day_brief(tmp_path, note, "\n" + _TRAINING)
+    assert any("2709.00458" in inc.arxiv for inc in brief.increments) is increment
+
+
+def test_a_paper_sharing_the_fields_words_with_anchored_bullets_is_not_anchored_by_them(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    living = ("## §9.2 存储与分层内存\n- NVMe KV offload 带宽基线：8×Gen5 NVMe 聚合约 100 GB/s，约为 HBM 的 1/40〔v9 · 2026-09-17〕\n"
+              "- CXL 内存池作 KV 溢出层：CXL 2.0 扩展内存延迟介于 DRAM 与 NVMe 之间〔v9 · 2026-09-19〕\n")
+    note = ("# jay\n\n## 1. Heronfold —— HBM / CXL / NVMe 三层 KV 放置 ⭐⭐⭐⭐\n- 链接：https://arxiv.org/abs/2709.01187v1\n"
+            "- 做法：近的留 HBM、中间的放 CXL 2.0 扩展内存、远的落 NVMe，预取与计算重叠\n"
+            "- 数字：8×H200，Llama-3.1-70B，128K 上下文 → decode 吞吐是只用 CPU DRAM offload 基线的 3.1×\n")
+    brief = _day_brief(tmp_path, note, "\n" + living)
+    [inc] = [i for i in brief.increments if "2709.01187" in i.arxiv]
+    assert inc.status == "net_new"
+
+
+@pytest.mark.parametrize(("line", "handed"), [
+    ("## §4 Corvid 多租户实验 ⭐⭐⭐ —— otto 的线，只记新数字", True),   # another agent's lane
+    ("## §4 Corvid 多租户实验 ⭐⭐⭐\n- 这篇是 otto 那条线的，数字转 otto", True),
+    ("## §4 Corvid 多租户实验 ⭐⭐⭐\n- inference 不重复计 NET-new，数字转 otto", True),  # the topic on the line labels nothing
+    ("## §4 Corvid 多租户实验 ⭐⭐⭐\n- 主线：KV 卸载，和调度无关", False),
+])
+def test_an_item_of_another_agents_lane_is_handed_over(tmp_path, line: str, handed: bool) -> None:  # type: ignore[no-untyped-def]
+    note = (f"# jay\n\n{line}\n- https://arxiv.org/abs/2609.48123v2\n"
+            "- KV cache 淘汰在 4 个租户下 SLO 违约率 1.4%，vLLM 上测，prefill 与 decode 都测了\n")
+    otto = '[[slot]]\nagent = "otto"\nname = "serving-e1prep"\npattern = "{date}-serving-e1prep.md"\ndue = "12:00"\n'
+    brief = _day_brief(tmp_path, note, schedule_extra=otto)
+    out = [e for e in brief.excluded if "2609.48123" in e.get("arxiv", [])]
+    assert bool(out and "转交" in out[0]["reason"]) is handed

@@ -237,7 +237,23 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
             named_source = True  # "- 原文：<site>「<title>」" with its link on the next line
             continue
         break
+    # A section whose one paper is given by a link line further down ("- 链接：https://arxiv.org/abs/…" as its
+    # third line), citing no other paper or page: that paper's section.
+    cited = {key for number, _ in passage.lines for key in anchors_by_line.get(number, [])
+             if key.startswith(("arxiv:", "url:"))}
+    papers = {key for key in cited if key.startswith("arxiv:")}
+    linked = {key for number, line in passage.lines if _LINK_LINE.match(line) or _only_identifiers(line)
+              for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")}
+    if not named_source and len(papers) == 1 and papers == linked and cited <= papers | _urls_of(papers, passage,
+                                                                                                   anchors_by_line):
+        return papers
     return keys
+
+
+def _urls_of(papers: set[str], passage: Passage, anchors_by_line: dict[int, list[str]]) -> set[str]:
+    """The URL keys on the lines that give ``papers`` (an arXiv link is the paper's page)."""
+    return {key for number, _ in passage.lines if set(anchors_by_line.get(number, [])) & papers
+            for key in anchors_by_line.get(number, []) if key.startswith("url:")}
 
 
 def cluster_items(

@@ -222,6 +222,16 @@ def _handover(mark: Mark, rules: ScopeRules) -> Mark | None:
     return replace(mark, kind="forwarded")
 
 
+def _section_key(section: str) -> str:
+    """A section id as written or as kept ("§1.(8)", "§ 1.（8） 训练" → "§1.(8)")."""
+    head = re.match(r"§\s?[\d.()（）]+", section.strip())
+    # Its digits in order: a bracket a placement's quoting stripped ("§1.(8") is the same section.
+    return ".".join(re.findall(r"\d+", head.group(0))) if head else section.strip()
+
+
+_LINE_LABEL = re.compile(r"^[\s\-*•>#]*(?:\d{1,2}[.、)]\s*)?([A-Za-z][\w.-]*)\s*[：:]")
+
+
 def _handing(marks: Sequence[tuple[str, Mark]], rules: ScopeRules) -> list[tuple[str, Mark]]:
     """``(path, mark)`` pairs with their arrows read (``_handover``)."""
     return [(path, read) for path, mark in marks if (read := _handover(mark, rules)) is not None]
@@ -276,17 +286,22 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         if mark.kind == "placed":
             topic, section = placement_topic(mark.value)
             if topic is None:
-                if path not in other_briefs and section:
+                # A section alone is the note's own topic's: this topic's only where its document has it.
+                ids = {_section_key(sid) for sid, _ in rules.entries}
+                if path not in other_briefs and section and (not ids or _section_key(section) in ids
+                                                               or not re.match(r"§\s?\d", section)):
                     placed_here = placed_here or (path, mark)
             elif topic in ours:
                 placed_here = placed_here or (path, mark)
             elif topic in rules.known_topics:
                 placed_else = placed_else or (path, mark)
-        elif mark.kind == "forwarded":
+        elif mark.kind == "forwarded" and path not in other_briefs:  # another topic's brief hands over for its topic
             here, elsewhere = targets(mark.value)
-            if not (here or elsewhere):
-                # Handed to a person ("rag：A / B 转 ann"): the line's own topic label says whose it is.
-                here, elsewhere = targets(mark.text.split("转")[0])
+            label = _LINE_LABEL.match(mark.text.split("转")[0])
+            if not (here or elsewhere) and label:
+                # Handed to a person ("rag：A / B 转 ann"): the line's own topic label says whose it is (a
+                # topic named elsewhere on the line, "llm-infra 不重复计", labels nothing).
+                here, elsewhere = targets(label.group(1))
             if not (here or elsewhere):
                 # Else the person: another agent's lane is not this topic's; this topic's own writer may keep
                 # several lanes ("转 tom" can be tom's rag line), so that says nothing either way; nor does a

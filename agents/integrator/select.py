@@ -106,7 +106,8 @@ def figure_known(figure: Any, known: str) -> bool:
 
 # A number that tells one measurement from another: a grouped thousand, a decimal, three digits or more
 # (not part of a version or a longer number: "v0.30.0" holds none). Years are set apart with ``YEAR``.
-DISTINCT_NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w.,]*\d)")
+# Nor a model's name or size ("Llama-3.1-70B", "Qwen3-32B") nor a context or model size ("128K", "70B"): set-up.
+DISTINCT_NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(?:\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w.,]*\d)(?![KkMB](?![a-z]))")
 _GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")  # 16,200: thousands grouped, not a version
 YEAR = re.compile(r"(?:19|20)\d\d")
 
@@ -125,7 +126,7 @@ def _anchored_by_figures(item: Item, anchored: Sequence[tuple[Any, Any]]) -> lis
 
 def _has_number(number: str, text: str) -> bool:
     """``text`` states ``number`` as a number: "1.2" is not stated by "v1.2.1", nor "120" by "1200"."""
-    return re.search(rf"(?<![\w.,]){re.escape(number)}(?!\d|[.,]\d)", text) is not None
+    return re.search(rf"(?<![\w.,])(?<![A-Za-z]-){re.escape(number)}(?!\d|[.,]\d)", text) is not None
 
 
 # The words a claim is made of: names, versions, figures and the Latin terms of the field ("RadixAttention",
@@ -240,7 +241,9 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     bullets = [(s, b) for s, b in anchored if set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(b.text, item)]
     if not bullets:
         bullets = _anchored_by_figures(item, anchored)
-    if not bullets:
+    if not bullets and not item.arxiv:
+        # A paper of its own number is anchored by a bullet citing or naming it, not by bullets sharing the
+        # field's words with it ("HBM", "CXL 2.0", "NVMe" beside a tiering paper's summary).
         bullets = _anchored_by_claims(item, anchored)
     if not bullets and item.key.startswith("note:"):
         bullets = _anchored_by_heading(item, anchored)

@@ -36,6 +36,7 @@ _DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:
 _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|续用|续立)))"
                       r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
                       r"不是新增量|非新增量|不算新增|不算增量|不计入?增量|不作为增量|不算(?:作|做)增量|"
+                      r"不(?:重复)?(?:计|算)(?:入)?\s*(?:NET-new|新增)|"
                       r"carried(?: over| forward)?|unchanged since|nothing new|not new|not an increment|no increment)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
@@ -76,6 +77,9 @@ _ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|
                               r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
+# A section named as where the item goes, without "归入：": "→ 算 NET-new，§1.(8)", "归 §2.3", "放进 §4.1".
+_PLACED_SECTION = re.compile(r"(?:→|->|=>|归|放进?|挂到|进)\s*(?:算\s*)?(?:NET-new|新增|增量)?\s*[，,：:]?\s*"
+                             r"(?P<sec>§\s?\d+(?:\.\d+)*\.?(?:[（(]\d+[)）])?(?:\.\d+)?)(?![\w.])", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
 # A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
@@ -83,6 +87,9 @@ _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
 # A line ending in an arrow to names: "训练集群运维 → spark llm-infra", "推理侧没变化 -> flyp". Whether it hands the
 # item over depends on what the names are (a person or a topic; "vLLM → SGLang" is a migration): read in scope.
+# Someone's lane: "—— tom 的线", "是 mei 那条线的", "(otto's lane)", "belongs to lin's line".
+_LANE_OF = re.compile(r"(?<![\w.-])(?P<who>[A-Za-z][\w.-]*)\s*(?:的|那条|那边的?)\s*(?:线|lane)(?:的)?(?!\s*[\w\u4e00-\u9fff])|"
+                      r"\b(?:belongs to|is|in)\s+(?P<en>[A-Za-z][\w.-]*)'s\s+(?:lane|line)\b", re.IGNORECASE)
 _ARROW_END = re.compile(r"(?:→|->|⇒|=>)\s*(?:我的?|给|交给)?\s*(?P<who>[A-Za-z][\w.-]*(?:\s*[/、,，]?\s*[A-Za-z][\w.-]*){0,2})\s*"
                         # "→ 我 inference 线今晚收", "→ ann（评测线）": a lane word and a few words of when
                         r"(?:线|lane)?[\u4e00-\u9fff]{0,6}(?:[（(][^（）()]{0,20}[）)])?\s*[。.;；]?\s*$")
@@ -179,6 +186,9 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("minor", "", number, text))
         for match in _PLACED.finditer(text):
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
+        if not _PLACED.search(text):
+            for match in _PLACED_SECTION.finditer(text):  # "→ 算 NET-new，§1.(8)", "归 §2.3"
+                marks.append(Mark("placed", match.group("sec").strip(), number, text))
         for match in _FORWARD.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         if not _FORWARD.search(text) and not _FORWARD_LIST.search(text):
@@ -186,6 +196,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
                 marks.append(Mark("arrow", match.group("who").strip(), number, text))
         for match in _FORWARD_LIST.finditer(text):
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
+        for match in _LANE_OF.finditer(text):  # "tom 的线", "belongs to mei's lane": whose item it is
+            marks.append(Mark("forwarded", (match.group("who") or match.group("en")).strip(), number, text))
         for match in _ADJACENT.finditer(text):
             topic = (match.group("topic") or match.group("en") or match.group("pre") or match.group("zh")
                      or match.group("un") or "")
