@@ -30,6 +30,9 @@ def test_figures_already_in_a_bullet_anchor_an_item_that_bullet_does_not_name() 
     ("- 吞吐 1.9×，另一组 1.2× 与 2.1×", "- Quill v1.2.1：后端切到 PyTorch（来源：releases）", False),  # a version
     ("- 延迟 120 ms，另一组 350 ms", "- Tarn 1200 ms / 3500 ms 两档", False),  # longer numbers
     ("- 命中率 93.4%，开销 3.6%", "- Heron 命中率 93.4%，overhead 3.6%", True),
+    # A model's name and a set-up size are no figures of a result ("Llama-3.1-70B", "128K").
+    ("- 吞吐 3.1×，128K 上下文，延迟 4.6 s", "- Llama-3.1-70B KV 预算：128K 上下文单请求约 40 GB", False),
+    ("- 吞吐 2.5×，Qwen3-32B，32K 上下文", "- Qwen-2.5-32B 在 32K 上下文下的 KV 预算", False),
 ])
 def test_figures_anchor_only_as_numbers_not_as_parts_of_versions(figures: str, bullet: str, anchored: bool) -> None:
     note = _File("inbox/lin/2027-03-16T0900-x.md", f"## Some bench\nhttps://bench.example/run\n{figures}\n")
