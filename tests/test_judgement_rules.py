@@ -112,13 +112,17 @@ def test_an_item_another_topics_brief_listed_is_new_to_this_topic_not_to_the_vau
     assert "本主题首次锚入" in said and other in said and "今日首次出现" not in said
 
 
-def _day_brief(tmp_path, note: str, living_extra: str = "", earlier: str = "", schedule_extra: str = ""):  # type: ignore[no-untyped-def]
+def _day_brief(tmp_path, note: str, living_extra: str = "", earlier: str = "", schedule_extra: str = "",  # type: ignore[no-untyped-def]
+               files: dict[str, str] | None = None):
     from pathlib import Path
 
     from tests.test_integrator_compose import _vault
     from tests.test_judgement_notes import _brief
 
     root = _vault(tmp_path)
+    for path, text in (files or {}).items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
     if schedule_extra:  # another agent's slot, and their inbox with a note of theirs
         schedule = root / "schedule.toml"
         schedule.write_text(schedule.read_text(encoding="utf-8") + schedule_extra, encoding="utf-8")
@@ -351,3 +355,17 @@ def test_an_item_of_another_agents_lane_is_handed_over(tmp_path, line: str, hand
     brief = _day_brief(tmp_path, note, schedule_extra=otto)
     out = [e for e in brief.excluded if "2609.48123" in e.get("arxiv", [])]
     assert bool(out and "转交" in out[0]["reason"]) is handed
+
+
+def test_a_key_point_whose_figure_another_source_contradicts_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    card = ("---\ncard: 1601\narxiv: \"2609.48816\"\ntitle: \"Quokka: FP4 KV Cache\"\nprimary: inference\n"
+            "kind: method\ningested: 2026-09-29T06:24+08:00\nstatus: classified\n---\n## 要点\n"
+            "- 结果（70B · 128K 上下文 · B200）：KV 显存相对 FP8 KV 降低 50%；decode 吞吐 +38%\n")
+    note = ("# jay\n\n## Quokka（arXiv 2609.48816）⭐⭐⭐⭐\n- 条件：70B · 128K 上下文 · B200\n"
+            "- 数字：KV 显存比 FP8 KV 再省 30%\n- decode 吞吐 +38%，KV cache 量化后 prefill 不受影响\n")
+    brief = _day_brief(tmp_path, note, files={"organized/paper_cards/1601-2609-48816.md": card})
+    [inc] = [i for i in brief.increments if "2609.48816" in i.arxiv]
+    [conflict] = [w for w in brief.warnings if w.kind == "number_conflict"]
+    marked = [p for p in inc.points if "再省 30%" in p]
+    assert marked and f"与他源不一，见 {conflict.id}" in marked[0]
+    assert not any("与他源不一" in p for p in inc.points if "+38%" in p and "30%" not in p)  # agreed figures unmarked

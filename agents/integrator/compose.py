@@ -470,6 +470,18 @@ _FINDING_KINDS = ("version_conflict", "number_conflict", "id_conflict")  # cross
 _DISPUTED = {"version_conflict": "版本号", "number_conflict": "数字", "id_conflict": "arXiv 编号"}
 
 
+def _disputed_point(point: str, disputed: Sequence[BriefWarning]) -> str:
+    """A key point quoting a line a finding lists as disagreeing with another source ("…降 41%（path L18）")
+    says so where the reader takes the figure: "〔与他源不一，见 C4〕"."""
+    cited = re.search(r"（((?:inbox|organized)/[^\s）]+) L(\d+)）$", point)
+    if cited is None:
+        return point
+    where = f"{cited.group(1)} L{cited.group(2)}"
+    ids = [w.id for w in disputed if w.kind in ("number_conflict", "version_conflict") and
+           re.search(rf"{re.escape(where)}(?!\d)", w.text)]
+    return f"{point}〔与他源不一，见 {' / '.join(ids)}〕" if ids else point
+
+
 def _is_correction(warning: BriefWarning) -> bool:
     return (warning.key or "").startswith("correction:")
 
@@ -954,6 +966,7 @@ def integrate(
             what = "、".join(dict.fromkeys(_DISPUTED.get(w.kind, "数字（出处）") for w in disputed))
             argument = (f"{argument.rstrip('。')}；本条涉及的{what}各源不一（"
                         f"{' / '.join(w.id for w in disputed)}），核对后再引用。")
+            points = [_disputed_point(point, disputed) for point in points]
         increments.append(Increment(
             rank=rank, title=title, status=judgement.status,  # type: ignore[arg-type]
             arxiv=item.arxiv, urls=[written.get(u, u) for u in item.urls], sources=item.sources,
