@@ -226,3 +226,18 @@ def test_a_section_named_as_the_items_place_is_a_placement(line: str, section: s
 ])
 def test_a_section_only_cited_is_no_placement(line: str) -> None:
     assert "placed" not in {m.kind for m in read_marks([(7, line)])}
+
+
+@pytest.mark.parametrize(("line", "new"), [
+    ("- 和活文档比多了一维 → 我算 NET-new，§1.(2)", True),
+    ("- 这篇走的是另一条路 → 算 NET-new", True),
+    ("- this one counts as NET-new for serving", True),
+    ("- 我看算 NET-new，不是沿用", True),
+    # Near misses: denied, not counted again, a count of the day, a question.
+    ("- 不算 NET-new，沿用", False),
+    ("- serving 不重复计 NET-new，数字转 otto", False),
+    ("- 今天 NET-new 0 条", False),
+    ("- 这个不是 NET-new", False),
+])
+def test_a_scout_calling_an_item_net_new_is_read(line: str, new: bool) -> None:
+    assert ("netnew" in {m.kind for m in read_marks([(7, line)])}) is new

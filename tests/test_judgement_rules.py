@@ -369,3 +369,18 @@ def test_a_key_point_whose_figure_another_source_contradicts_says_so(tmp_path) -
     marked = [p for p in inc.points if "再省 30%" in p]
     assert marked and f"与他源不一，见 {conflict.id}" in marked[0]
     assert not any("与他源不一" in p for p in inc.points if "+38%" in p and "30%" not in p)  # agreed figures unmarked
+
+
+@pytest.mark.parametrize(("verdict", "status"), [
+    ("→ 我算 NET-new，§9.3", "net_new"),   # the scout compared it with the document
+    ("→ 沿用 §9.3 那条", "carried"),        # the scout says it is kept: the shared words stand
+])
+def test_a_scouts_net_new_outweighs_an_anchoring_by_shared_words_alone(tmp_path, verdict: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    living = ("## §9.3 推理调度\n- Heron-Router（arXiv 2609.21354）：工作负载 → 路由器 → 实例池三层抽象，按请求几何分池路由"
+              "，H200 141 GB〔v9 · 2026-09-28〕\n")
+    note = ("# jay\n\n## 异构 GPU 池：H20 + H200 按上下文长度分池路由 ⭐⭐⭐⭐\n- 来源：https://blog.example.com/hetero-pool\n"
+            "- 做法：gateway 按请求几何分池路由到实例池，H200 141 GB 的池接长请求\n"
+            "- 数字：单位 token 成本 -34%，P99 TTFT 2.8 s → 1.6 s\n"
+            f"- 和活文档：§9.3 的 Heron-Router（2609.21354）按请求几何分池路由，这篇多了按卡型分池的一维 {verdict}\n")
+    brief = _day_brief(tmp_path, note, "\n" + living)
+    assert _status_of(brief, "异构 GPU 池") == status

@@ -39,6 +39,7 @@ from agents.integrator.increment_text import (
 from agents.integrator.scope import (
     ScopeRules,
     entry_subjects,
+    item_marks,
     judge_scope,
     names_tracked,
     passage_verdicts,
@@ -217,6 +218,19 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
                 if number in entries and (index == 0 or _ENTRY_NEWS.search(line) or mentions_item(entries[number], item)):
                     return replace(judgement, status="integrated", marked=f"续登记簿 D{number}：{entries[number][:50]}")
     return judgement
+
+
+def _scout_says_new(item: Item, judgement: Judgement, other_briefs: Collection[str]) -> Judgement:
+    """A scout who compared the item with the document and calls it NET-new ("和活文档：§1.(2) 的 X 是按请求
+    分池，这篇多了一维 → 我算 NET-new") outweighs an anchoring found only by shared words or figures: no bullet
+    names the item, no earlier brief does. A bullet naming it, or the register, keeps the judgement."""
+    if judgement.status == "net_new" or judgement.briefs or judgement.marked or not judgement.bullets:
+        return judgement
+    if any(set(getattr(b, "arxiv", [])) & set(item.arxiv) or mentions_item(str(b.text), item) for _, b in judgement.bullets):
+        return judgement
+    said = next((m for path, m in item_marks(item) if m.kind == "netnew" and path not in other_briefs
+                 and path.startswith("inbox/") and not is_brief_path(path)), None)
+    return Judgement("net_new") if said is not None else judgement
 
 
 def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
@@ -860,6 +874,7 @@ def integrate(
         item = _with_heading_names(item, rules)
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         judgement = _follows_entry(item, judgement, open_entries)
+        judgement = _scout_says_new(item, judgement, other_briefs)
         if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
             judgement = replace(judgement, status="carried", marked=fit.evidence)

@@ -26,7 +26,7 @@ from agents.scanner.instructions import is_instruction
 __all__ = ["Mark", "MarkKind", "read_marks", "placement_topic", "stars_of"]
 
 MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forwarded", "arrow", "adjacent", "rating",
-                   "incidental"]
+                   "incidental", "netnew"]
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:§?[\w.]+\s+)?)\s*"
@@ -77,8 +77,13 @@ _ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|
                               r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
+# The scout judges the item new to the document: "我算 NET-new", "→ 算 NET-new", "是 NET-new", "counts as NET-new";
+# not "不算 NET-new", "不重复计 NET-new".
+_NET_NEW = re.compile(r"(?:算|是|属于?|记为?|→|->)\s*(?:一条\s*)?NET-new|\bcounts? as NET-new\b|\bis NET-new\b",
+                      re.IGNORECASE)
+_NOT_NEW_BEFORE = re.compile(r"(?:不|非|没|别|并非|不重复|不是|not|n't)\s*(?:重复)?\s*(?:计|算)?\s*$", re.IGNORECASE)
 # A section named as where the item goes, without "归入：": "→ 算 NET-new，§1.(8)", "归 §2.3", "放进 §4.1".
-_PLACED_SECTION = re.compile(r"(?:→|->|=>|归|放进?|挂到|进)\s*(?:算\s*)?(?:NET-new|新增|增量)?\s*[，,：:]?\s*"
+_PLACED_SECTION = re.compile(r"(?:→|->|=>|归|放进?|挂到|进)\s*(?:我|就|可以)?\s*(?:算\s*)?(?:NET-new|新增|增量)?\s*[，,：:]?\s*"
                              r"(?P<sec>§\s?\d+(?:\.\d+)*\.?(?:[（(]\d+[)）])?(?:\.\d+)?)(?![\w.])", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
@@ -184,6 +189,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("anchored", "", number, text))
         elif _MINOR.search(text):
             marks.append(Mark("minor", "", number, text))
+        if any(not _NOT_NEW_BEFORE.search(text[max(0, m.start() - 6):m.start()]) for m in _NET_NEW.finditer(text)):
+            marks.append(Mark("netnew", "", number, text))  # "我算 NET-new", "→ 算 NET-new，§1.(8)"
         for match in _PLACED.finditer(text):
             marks.append(Mark("placed", (match.group("target") or match.group("en") or "").strip(), number, text))
         if not _PLACED.search(text):
