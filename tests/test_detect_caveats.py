@@ -361,3 +361,20 @@ def test_a_scout_saying_it_is_unsafe_to_deploy_raises_the_risk(line: str, risk: 
     [warning] = [w for w in check_caveats(mentions) if w.kind == "caveat"]
     assert warning.risk == risk
 
+
+
+@pytest.mark.parametrize(("claim", "heading", "subject"), [
+    # A line listing several items: the mark qualifies the clause it ends.
+    ("- #4 Quokka（卡 1571）——摘要 2.9×；#9 Heron 端侧 prefill——只有一台工程机的数 ⚠⚬⚬", "与各主轴的关系", "Heron"),
+    ("- #4 Quokka：2.9×；#9 NPU prefill / GPU decode——只有一台工程机 ⚠⚬⚬", "榜单", "NPU"),
+    ("- Quokka 2.9×; Heron only on one phone ⚠⚬", "", "Heron"),
+    # A source named before what it wrote, a metric and a figure reference are not the subject: the section's is.
+    ("- 早上 The Serving Desk 写的\"P90 TTFT 降 75%\"，引的就是 Fig.4 ⚠⚠⚬", "§1 Corvid 0.4 路由", "Corvid"),
+    ("- Lumen Weekly says P90 TTFT -75%, source unknown ⚠⚬", "Corvid 0.4", "Corvid"),
+    # Near misses: a one-clause line keeps its own name; an unmarked list keeps the first name.
+    ("- KestrelQ cuts TTFT to 45ms; conditions not stated ⚠⚬", "", "KestrelQ"),
+    ("- Quokka 没写 batch；Heron 也没写", "", "Quokka"),
+])
+def test_a_caveat_is_about_the_clause_its_mark_ends_and_never_a_source_or_metric(claim: str, heading: str,
+                                                                                subject: str) -> None:
+    assert caveat_subject(claim, heading).startswith(subject)

@@ -257,6 +257,8 @@ ALL = ["mei/digest", "otto/evening", "lin/radar", "lin/digest"]
     ("- 3-12 起全员恢复，radar 照常", set()),
     ("- lin 说 3-12 想暂停一下 radar", set()),
     ("- 3-07 ~ 3-09 有人放假", set()),
+    ("| lin | radar | 10:00 | ⚠ 未出 —— 第 9 日缺口；lin 申请暂停到 3-14，lead 未批 |", set()),
+    ("- otto asks to pause the evening slot until 3-13 (not counted if approved) — pending", set()),
 ])
 def test_a_leads_stand_down_notice_is_read_as_text(text: str, expected: set) -> None:  # type: ignore[type-arg]
     from agents.coordinator.standdown import read_notice

@@ -42,6 +42,10 @@ _RANGE = re.compile(r"(?<![\d.:])" + _DAY.format(p="a") + r"\s*(?:~|～|–|—|
 # "10 月 1 日、2 日": a day after a listed one, its month left out.
 _MORE_DAYS = re.compile(r"^\s*[、,，和及与&]\s*(\d{1,2})\s*日")
 _UNTIL = re.compile(r"(?:到|至|直到|\buntil\b|\btill\b)\s*" + _DAY.format(p="u"), re.IGNORECASE)
+# A pause asked for, proposed or pending, not decided: no notice.
+_UNDECIDED = re.compile(r"申请|请求|提议|想要?|打算|未批|待批|没批|不批|未获批|未同意|还没回|尚未批|"
+                        r"\brequest(?:s|ed)?\b|\bpropos(?:es|ed|al)\b|\basks? (?:to|for)\b|\bpending\b|"
+                        r"\bnot (?:yet )?approved\b|\bawaiting\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[。；;\n]|(?<=[.!?])\s")
 _PIECE = re.compile(r"[，,]")
 # A piece about a gap or a late delivery, whose days are not the pause's ("9-22 ~ 9-29 连续 8 日迟交").
@@ -120,8 +124,8 @@ def read_notice(text: str, near: date, slots: Sequence[Slot]) -> list[tuple[str,
         cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
         row = " ".join(cells[:-1]) if len(cells) >= 2 else ""
         for clause in ([cells[-1]] if row else _CLAUSE.split(line)):
-            if not (_NOT_COUNTED.search(clause) or _WHOLE_TEAM.search(clause)):
-                continue
+            if not (_NOT_COUNTED.search(clause) or _WHOLE_TEAM.search(clause)) or _UNDECIDED.search(clause):
+                continue  # no notice, or a pause asked for and not granted ("申请暂停到 10-08，lead 未批")
             pieces = _PIECE.split(clause)
             at = next((i for i, piece in enumerate(pieces) for m in _PAUSE.finditer(piece)
                        if not _DENIED.search(piece[max(0, m.start() - 4):m.start()])), None)

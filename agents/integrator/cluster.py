@@ -43,7 +43,9 @@ GITHUB_REPO = re.compile(r"https?://(?:www\.)?github\.com/[\w.-]+/([\w.-]+?)(?:\
 _PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|(?:增量|承接[^：:]{0,20}#)\s*\d*\s*[：:])")
 # A link line under a heading: the URL bare or after a short label ("URL：", "来源：", "Source: ", "原文：").
-_LINK_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:[\w\u4e00-\u9fff ]{1,12}[:：]\s*)?<?https?://", re.IGNORECASE)
+# "- 官方博客（2026-10-02）：https://…": a label may carry a bracketed date or note.
+_LINK_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:[\w\u4e00-\u9fff ]{1,12}(?:[（(][^）)\n]{1,16}[）)])?\s*[:：]\s*)?<?https?://",
+                        re.IGNORECASE)
 _ANCHOR_KINDS = ("arxiv", "url")
 # A line that names the passage's source before its link: "来源：CSDN《…》https://…", "Source: … https://…".
 _SOURCE_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?(?:原文|来源|出处|原帖|链接|原链接|source|via)\s*[:：]", re.IGNORECASE)

@@ -366,8 +366,20 @@ _CITED_LINE = re.compile(r"((?:inbox|organized)/[^\s：:（）()]+?\.md) L(\d+)"
 def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
     """A caveat that says what a cross-source finding already says (same subject, a shared number)."""
     subject = (finding.subject or "").lower()
-    return bool(subject) and subject == (caveat.subject or "").lower() and bool(
-        set(FIGURE_TOKEN.findall(caveat.text)) & set(FIGURE_TOKEN.findall(finding.text)))
+    if bool(subject) and subject == (caveat.subject or "").lower() and bool(
+            set(FIGURE_TOKEN.findall(caveat.text)) & set(FIGURE_TOKEN.findall(finding.text))):
+        return True
+    # The caveat's flagged line is one the finding lists ("…同一组实验…75% 从哪来的不知道 ⚠⚠⚬" under the
+    # conflict it is about): one doubt, said once.
+    cited = set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", finding.text))
+    if cited & set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", caveat.text)):
+        return True
+    # Or it flags one of the finding's figures of the same entity ("llm-d v0.10：…" beside "llm-d ttft p90"):
+    entity = subject.split(" ")[0]
+    flagged = re.split(r"[\s：:（(]", (caveat.subject or "").lower(), maxsplit=1)[0]
+    said = caveat.text.split("——", 1)[-1]
+    return bool(entity) and entity == flagged and finding.kind == "number_conflict" and bool(
+        set(re.findall(r"\d+(?:\.\d+)?%", said)) & set(re.findall(r"\d+(?:\.\d+)?%", finding.text)))
 
 
 def _about(warning: BriefWarning, item: Item) -> bool:

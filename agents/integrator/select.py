@@ -89,7 +89,9 @@ def mentions_item(text: str, item: Item) -> bool:
     for url in item.urls:
         bare = url.split("://", 1)[-1].rstrip("/").lower()
         host = _host(url)
-        if bare in lowered or (host and host not in _GENERIC_HOSTS and host in lowered):
+        # A site's name stands for its front page only: one post of llm-d.ai is not another.
+        root = "/" not in bare
+        if bare in lowered or (root and host and host not in _GENERIC_HOSTS and host in lowered):
             return True
     return any(name in lowered for name in item.names)
 

@@ -60,14 +60,26 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
             return refs[0]
     if paper:
         return paper
+    # A line listing several items ("#4 A …；#9 B … ⚠⚬⚬"): the mark qualifies the clause it ends.
+    clauses = [c for c in re.split(r"[；;]", claim) if c.strip()]
+    marked = next((c for c in clauses if "⚠" in c), None) if len(clauses) > 1 else None
     names = {}
-    for source, text in (("claim", claim), ("heading", _OUTLINE.sub(" ", heading))):
-        # Neither a generic word nor where something was read ("arXiv", "GitHub", "HN"): what it is about.
+    # ...when that clause names something; else the line's name ("Foo cuts TTFT; conditions not stated ⚠⚬").
+    for source, text in (("marked", marked or ""), ("claim", claim), ("heading", _OUTLINE.sub(" ", heading))):
+        # Neither a generic word nor where something was read ("arXiv", "GitHub", "HN"), nor a source named
+        # before what it wrote ("The Serving Desk 写的…"): what it is about.
         names[source] = [name for match in _NAME.finditer(text) if (name := match.group(1).strip())
                          and name.split()[0] not in _GENERIC and not PLATFORM.fullmatch(name.split()[0])
-                         and len(name) >= 3 and any(c.isupper() for c in name.split()[0])]
+                         and len(name) >= 3 and any(c.isupper() for c in name.split()[0])
+                         and not _METRIC_NAME.fullmatch(name.split()[0])
+                         and not _WROTE.match(re.sub(r"^\s*(?:[A-Z][\w-]*\s+){0,2}", "", text[match.end():]))]
     # An acronym on the claim's line ("跨节点 RDMA 回拉", "GPU 型号未注明") is the technology the claim is about,
     # not the system: the heading's name ("## TierPilot：…") says whose claim it is.
+    if marked is not None and names["marked"]:
+        # The flagged clause names it: its own name, else the technology it names ("NPU prefill"), never
+        # another clause's item.
+        own = [n for n in names["marked"] if not _ACRONYM.fullmatch(n.split()[0])]
+        return (own or names["marked"])[0]
     own = [n for n in names["claim"] if not _ACRONYM.fullmatch(n.split()[0])]
     if own:
         return own[0]
@@ -78,6 +90,13 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
     return re.sub(r"[⭐★⚠⚬]+|§[\w.]+|^\s*#+", "", heading).strip()[:40] or "（未具名）"
 
 
+# A metric is what a claim measures, not whose claim it is ("P90 TTFT 降 75%").
+# Nor is a figure or table of a paper ("Fig.4", "Table 2").
+_METRIC_NAME = re.compile(r"P\d{2,3}|TTFT|ITL|TPOT|QPS|RPS|MFU|SLO|E2E|(?:Fig|Figure|Tab|Table|Eq|Sec)\.?\s*\d*\w?",
+                          re.IGNORECASE)
+# A name followed by what it wrote or said is a source: "Serving Desk 写的", "Lumen says".
+_WROTE = re.compile(r"\s*(?:写的|写道|报道|转述|称|说|引的|\bsays\b|\bwrites\b|\bwrote\b|\breports?\b|\bquotes?\b)",
+                    re.IGNORECASE)
 # A scout saying the thing is not safe to run as it stands.
 _NOT_DEPLOYABLE = re.compile(r"(?:不然|否则)?(?:不要|别|不能|不可)(?:直接)?(?:部署|上生产|上线)|上生产之?前[^，。；]{0,20}必须|"
                              r"\b(?:do not|don't|must not|should not) (?:be )?(?:deploy|run it in production|ship)|"

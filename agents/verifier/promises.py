@@ -98,7 +98,7 @@ def track_promises(db: Database, mentions: Sequence[Mention], day: date) -> dict
                     missing = mention.detail.get("partial") or (own.line if own else None)
                     if missing:
                         partial.setdefault(row.key, f"{mention.source} L{mention.line}：「{excerpt(context, 80)}」；"
-                                                    f"未兑现部分：「{excerpt(str(missing), 80)}」")
+                                                    f"未兑现部分：「{excerpt(str(missing), 150)}」")
                         continue
                     row.confirmed_by, row.confirmed_on = mention.source, day.isoformat()
                     # The day's evidence settles the promise: its register entry closes with that evidence.
