@@ -343,6 +343,16 @@ def test_an_item_named_after_a_project_goes_where_the_document_keeps_that_projec
     # A bracket the identifier was taken out of keeps what else it held, without the dangling comma.
     ("Quokka 压缩新标杆（paper_card 1417，arXiv 2703.04417）", "Quokka 压缩新标杆（paper_card 1417）"),
     ("Lumen-KV（arXiv 2703.04417）", "Lumen-KV"),
+    # A table row's trailing risk and status cells, a scout's remark after the name: not the name.
+    ("Rowan 全流水线训练不稳定 高 续立 → 4.2", "Rowan 全流水线训练不稳定"),
+    ("风险约束型淘汰：Lumen Contract 中高（arXiv 2027-03-12） 昨日续立 → 3", "风险约束型淘汰：Lumen Contract"),
+    ("Q-Rowan ：多 Agent 之间传量化 KV 而不是文本，旧文，记一笔", "Q-Rowan"),
+    ("Lumen ：agentic 推理 I/O 瓶颈，已锚，今天又被讨论", "Lumen"),
+    ("RowanKernel （Trust-Native Agent OS，卡 1518）：今天讨论区有人把它和 Lumen 比", "RowanKernel"),
+    # Near misses: a subtitle stays, in English or in Chinese; a risk word inside a name stays.
+    ("Rowan Leaks：共享后端推理的侧信道攻击", "Rowan Leaks：共享后端推理的侧信道攻击"),
+    ("Lumen: Efficient Multi-Turn Scheduling, with KV TTL", "Lumen: Efficient Multi-Turn Scheduling, with KV TTL"),
+    ("Rowan 高并发调度", "Rowan 高并发调度"),
 ])
 def test_a_title_is_the_name_without_the_notes_labels_and_reading_marks(heading: str, title: str) -> None:
     assert tidy_title(heading) == title

@@ -384,3 +384,23 @@ def test_a_scouts_net_new_outweighs_an_anchoring_by_shared_words_alone(tmp_path,
             f"- 和活文档：§9.3 的 Heron-Router（2609.21354）按请求几何分池路由，这篇多了按卡型分池的一维 {verdict}\n")
     brief = _day_brief(tmp_path, note, "\n" + living)
     assert _status_of(brief, "异构 GPU 池") == status
+
+
+@pytest.mark.parametrize(("caveat", "restates"), [
+    # The scout's doubt flags the conflict's figures a line below one the conflict cites: that conflict.
+    ("Lumen Desk：来源作者自注存疑——inbox/jay/n.md L10：「早上 Lumen Desk 写的 75%，来源不明 ⚠⚠⚬」。", True),
+    # The same line the conflict cites.
+    ("Corvid：来源作者自注存疑——inbox/mei/m.md L7：「只有这一个数，没写条件 ⚠⚬⚬」。", True),
+    # Near misses: far from the cited lines, another file, no shared figure.
+    ("Lumen Desk：来源作者自注存疑——inbox/jay/n.md L30：「Lumen Desk 75% 来源不明 ⚠⚠⚬」。", False),
+    ("Lumen Desk：来源作者自注存疑——inbox/otto/o.md L10：「75% 来源不明 ⚠⚠⚬」。", False),
+    ("Heron：来源作者自注存疑——inbox/jay/n.md L10：「Heron 只测了 8 卡 ⚠⚠⚬」。", False),
+])
+def test_a_caveat_flagging_a_conflicts_figures_where_it_is_cited_is_that_conflict(caveat: str, restates: bool) -> None:
+    from agents.integrator.compose import _restates
+    from state.models import BriefWarning
+
+    finding = BriefWarning(id="C6", kind="number_conflict", subject="Corvid ttft p90 降幅",
+                           text="Corvid 的 ttft p90 降幅 各源数字不一：57%（inbox/jay/n.md L9：「…」）；75%（inbox/mei/m.md L7：「…」）。")
+    said = BriefWarning(id="C9", kind="caveat", subject=caveat.split("：")[0], text=caveat)
+    assert _restates(said, finding) is restates

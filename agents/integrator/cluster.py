@@ -221,11 +221,17 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
     if rendered:
         return rendered | {key for n, line in opening if _LINK_LINE.match(line)
                            for key in anchors_by_line.get(n, []) if key.startswith("url:")}
-    for number, line in passage.lines[:4]:
+    for index, (number, line) in enumerate(passage.lines[:4]):
         if not line.strip():
             continue
         if _LINK_LINE.match(line):
-            return set(anchors_by_line.get(number, [])) | set(_named_keys(line))
+            # The link lines right under the heading, together ("- 官方博客：https://…" then "- release：https://…").
+            found = set(anchors_by_line.get(number, [])) | set(_named_keys(line))
+            for more, text in passage.lines[index + 1:index + 4]:
+                if not _LINK_LINE.match(text):
+                    break
+                found |= set(anchors_by_line.get(more, [])) | set(_named_keys(text))
+            return found
         ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
         if not named_source and len(set(ids)) == 1 and (_shares_words(line, heading_text) or _only_identifiers(line)
                                                          or _LEADS_WITH_ID.match(line)):

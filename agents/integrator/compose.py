@@ -372,7 +372,15 @@ def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
     # The caveat's flagged line is one the finding lists ("…同一组实验…75% 从哪来的不知道 ⚠⚠⚬" under the
     # conflict it is about): one doubt, said once.
     cited = set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", finding.text))
-    if cited & set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", caveat.text)):
+    flags = set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", caveat.text))
+    if cited & flags:
+        return True
+    shared = set(re.findall(r"\d+(?:\.\d+)?%|\d+(?:\.\d+)?×", caveat.text.split("——", 1)[-1])) & set(
+        re.findall(r"\d+(?:\.\d+)?%|\d+(?:\.\d+)?×", finding.text))
+    # ...or flags, a few lines from a line the finding cites, the figures it lists ("75% 从哪来的不知道 ⚠⚠⚬"
+    # under "P90 TTFT -57%"): the scout's doubt is that finding.
+    if finding.kind == "number_conflict" and shared and any(
+            path == p and abs(int(line) - int(n)) <= 3 for path, line in flags for p, n in cited):
         return True
     # Or it flags one of the finding's figures of the same entity ("llm-d v0.10：…" beside "llm-d ttft p90"):
     entity = subject.split(" ")[0]

@@ -67,6 +67,13 @@ def _cut(text: str, limit: int = _POINT_CHARS) -> str:
     return excerpt(text, limit)
 
 
+_ROW_TAIL = re.compile(r"\s+(?:高|中高|中|中低|低)(?:\s*[（(][^）)]*[）)])?\s+(?:昨日|今日|本轮)?\s*(?:续立|沿用|新增|待核|闭合)"
+                       r"(?:\s*(?:→|->)\s*[\d.]+)?\s*$")
+# A Latin name, a colon, then a remark in sentences (two clauses or more, or a status word): the name alone.
+_REMARK = re.compile(r"^([A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*){0,2})\s*(?:[（(][^）)]*[）)])?\s*[：:]\s*(?=.*[\u4e00-\u9fff])"
+                     r"(?=.*(?:[，,].*[，,]|已锚|沿用|记一笔|旧文|今天|讨论区|有人))")
+
+
 def tidy_title(text: str) -> str:
     title = re.sub(r"\*\*|__", "", text)  # bold marks of a rated list entry
     for _ in range(3):  # a heading mark, then an outline number, then a status mark: each exposes the next
@@ -82,6 +89,12 @@ def tidy_title(text: str) -> str:
     # A status after a dash ("X —— 沿用", "X - carried over"): the scout's verdict, not part of the name.
     title = re.sub(r"(?:\s*(?:——|—|–|--)\s*|\s+-\s+)(?:沿用|续立|续用|已锚入?|丢弃|不单列|新增|carried(?: over)?|dropped|anchored)\b.*$", "",
                    title, flags=re.IGNORECASE).strip()
+    # A table row's trailing cells (its risk grade and status: "高（arXiv 2026-09-23） 昨日续立 → 3"): not the name.
+    title = _ROW_TAIL.sub("", title).strip()
+    # A name then the scout's remark on it ("Q-KVComm ：多 Agent 之间传量化 KV…，2025-12 的旧文，记一笔"): the name.
+    remark = _REMARK.match(title)
+    if remark:
+        title = remark.group(1).strip()
     for left, right in (("（", "）"), ("(", ")")):
         if title.startswith(right):
             title = title[1:].strip()
