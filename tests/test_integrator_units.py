@@ -906,3 +906,20 @@ def test_a_source_that_says_it_only_relays_is_no_witness(line: str, witnesses: i
     b = _File("inbox/cy/2027-03-16-0910-cy-radar.md", f"## 量子位：Tessel（arXiv 2703.38214）\n{line}\n")
     [paper] = [i for i in cluster_items(_mentions(a, b), [a, b]) if "arxiv:2703.38214" in i.keys]
     assert len(witness_notes(paper)) == witnesses
+
+
+@pytest.mark.parametrize(("headings", "title"), [
+    # A digest of one subject and its sequel is named by the subject, not by the note and a list of sections.
+    (["## Lumen 生产 8 大坑 ⭐⭐⭐⭐", "## Lumen 生产 8 大坑（续篇）⭐⭐⭐"], "Lumen 生产 8 大坑"),
+    (["## Rowan 调度 (part 1)", "## Rowan 调度 (part 2)"], "Rowan 调度"),
+    # Near miss: two subjects keep the note's name and both sections.
+    (["## Lumen 生产 8 大坑 ⭐⭐⭐⭐", "## Rowan 调度笔记 ⭐⭐⭐"], "CSDN 合集——Lumen 生产 8 大坑 / Rowan 调度笔记"),
+])
+def test_a_digest_of_one_subject_and_its_sequel_is_named_by_the_subject(headings: list[str], title: str) -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.increment_text import item_title
+
+    passages = [Passage(path="inbox/lin/2027-03-16-n.md", start=3 + 5 * i, end=7 + 5 * i, heading=h, lines=[])
+                for i, h in enumerate(headings)]
+    item = Item(key="note:inbox/lin/2027-03-16-n.md", title="CSDN 合集", passages=passages)
+    assert item_title(item) == title

@@ -28,6 +28,7 @@ from agents.integrator.compare import FIGURE_TOKEN, NOT_COMPARED
 from agents.integrator.credibility import Credibility, score_credibility
 from agents.integrator.echoes import EchoIndex, echoed_figures
 from agents.integrator.increment_text import (
+    SEQUEL,
     card_status,
     core_argument,
     focus_text,
@@ -164,10 +165,6 @@ def _arxiv_entry(item: Item, title: str, judgement: Judgement, section: str | No
     return entries
 
 
-# A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
-_SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
-                     r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
-
 
 def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
     """A note section's own name ("## C2C 仓库今天放了代码") names it, so the living document's bullets and the
@@ -285,14 +282,14 @@ def sequels_joined(items: list[Item]) -> list[Item]:
     v0.5.22"), is that subject's second source, not an item of its own: the section joins the digest that
     holds the first (one subject, one item)."""
     def name(heading: str) -> str:
-        return _SEQUEL.sub("", tidy_title(heading)).strip().lower()
+        return SEQUEL.sub("", tidy_title(heading)).strip().lower()
 
     firsts: dict[str, Item] = {}
     releases: dict[tuple[str, str], Item] = {}
     for item in items:
         if item.key.startswith("note:"):
             for passage in item.passages:
-                if not _SEQUEL.search(tidy_title(passage.heading)) and len(name(passage.heading)) >= 6:
+                if not SEQUEL.search(tidy_title(passage.heading)) and len(name(passage.heading)) >= 6:
                     firsts.setdefault(name(passage.heading), item)
                 if (release := release_named(passage.heading)) is not None:
                     releases.setdefault(release, item)
@@ -304,7 +301,7 @@ def sequels_joined(items: list[Item]) -> list[Item]:
             continue
         keep = []
         for passage in item.passages:
-            first = firsts.get(name(passage.heading)) if _SEQUEL.search(tidy_title(passage.heading)) else None
+            first = firsts.get(name(passage.heading)) if SEQUEL.search(tidy_title(passage.heading)) else None
             # "## SGLang v0.5.22 官方号" beside another note's "## Tier1-C · SGLang v0.5.22（10-03 发布）": one release.
             release = release_named(passage.heading)
             first = first or (releases.get(release) if release is not None else None)

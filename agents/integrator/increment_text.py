@@ -28,7 +28,7 @@ from agents.verifier.names import arxiv_name
 if TYPE_CHECKING:
     from agents.scanner.window import WindowScan
 
-__all__ = ["item_title", "tidy_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
+__all__ = ["SEQUEL", "item_title", "tidy_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
 
 _MAX_POINTS = 5
 _POINT_CHARS = 240
@@ -131,6 +131,11 @@ def bullet_name(text: str, item: Item) -> str:
     return tidy_title(head)
 
 
+# A sequel's mark on a heading: "（续篇）", "（续）", "续：", "(cont.)", "part 2", "follow-up".
+SEQUEL = re.compile(r"\s*(?:[（(]\s*(?:续篇?|下篇|后续|cont\.?|continued|part\s*\d+|follow[- ]?up)\s*[)）]|"
+                     r"[·:：-]\s*(?:续篇?|下篇|follow[- ]?up)\s*$)", re.IGNORECASE)
+
+
 def item_title(item: Item, judgement: Judgement | None = None) -> str:
     if item.key.startswith("note:") and len(item.passages) == 1:
         return tidy_title(item.passages[0].heading) or item.title or item.key
@@ -140,8 +145,12 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
         releases = {release_named(p.heading) for p in item.passages}
         if len(releases) == 1 and None not in releases:
             return tidy_title(item.passages[0].heading)
-        # A digest of several sections: the note's name, then what its sections discuss.
+        # A digest of several sections: the note's name, then what its sections discuss; sections of one
+        # subject and its sequel ("vLLM 生产 10 大坑" and "…（续篇）") are named by that subject alone.
         names = [name for p in item.passages if (name := tidy_title(p.heading))]
+        subjects = {SEQUEL.sub("", name).strip() for name in names}
+        if len(subjects) == 1 and len(names) > 1:
+            return next(iter(subjects))
         shown = " / ".join(names[:3]) + (f" 等 {len(names)} 段" if len(names) > 3 else "")
         return f"{item.title}——{shown}" if item.title and shown else (item.title or shown or item.key)
     if item.card is not None and not item.title:
