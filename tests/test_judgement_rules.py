@@ -404,3 +404,18 @@ def test_a_caveat_flagging_a_conflicts_figures_where_it_is_cited_is_that_conflic
                            text="Corvid 的 ttft p90 降幅 各源数字不一：57%（inbox/jay/n.md L9：「…」）；75%（inbox/mei/m.md L7：「…」）。")
     said = BriefWarning(id="C9", kind="caveat", subject=caveat.split("：")[0], text=caveat)
     assert _restates(said, finding) is restates
+
+
+@pytest.mark.parametrize(("heading", "line", "status"), [
+    # An anchored thing shipping today, its version after an aside and a "·", the tag said in words.
+    ("## §1 Quill（Cache-to-Cache，ICLR 2026）· v0.1.0 —— 承诺只兑现了一半", "- 今天 10:40 官方仓打了 v0.1.0 tag，放出来的：单机实现",
+     "integrated"),
+    ("## Quill (ICLR 2026) · v0.1.0", "- the repo was tagged v0.1.0 this morning; single-node reference only", "integrated"),
+    # Near miss: the same thing talked about, nothing shipped.
+    ("## Quill（Cache-to-Cache，ICLR 2026）· 跟踪", "- 仓库还是只有 README，没有代码", "carried"),
+])
+def test_an_anchored_thing_shipping_a_version_named_after_an_aside_is_an_integration(
+        tmp_path, heading: str, line: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    living = "## §3.4 跨模型 KV\n- Quill（Cache-to-Cache，ICLR 2026）：模型间直接传 KV cache〔v9 · 2026-09-28〕\n"
+    note = f"# jay\n\n{heading} ⭐⭐⭐\n{line}\n- README 的 benchmark 表是论文原数，KV cache 融合 prefill 省一半\n"
+    assert _status_of(_day_brief(tmp_path, note, "\n" + living), "Quill") == status

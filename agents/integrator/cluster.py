@@ -706,7 +706,10 @@ _RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?
 
 def release_named(heading: str) -> tuple[str, str] | None:
     """The one release a section heading names (``SGLang v0.5.22`` → ("sglang", "0.5.22")), if it names one."""
-    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(_HEAD_MARKS.sub(" ", heading))
+    # A bracketed aside and a "·" between the name and its version ("C2C（Cache-to-Cache）· v0.1.0") part nothing.
+    text = re.sub(r"\s*[（(][^（()）]*[)）]\s*", " ", _HEAD_MARKS.sub(" ", heading))
+    text = re.sub(r"(?<=[A-Za-z0-9])\s*·\s*(?=v?\d)", " ", text)
+    found = {(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(text)
              if not re.fullmatch(r"v?\d+|[a-z]", m.group(1), re.IGNORECASE)}
     return next(iter(found)) if len(found) == 1 else None
 

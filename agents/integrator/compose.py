@@ -180,7 +180,8 @@ def _with_heading_names(item: Item, rules: ScopeRules) -> Item:
 
 
 # A source reporting that a thing shipped today: code or weights out, a release tag.
-_RELEASED = re.compile(r"今天(?:正式)?(?:放了|放出|发布|开源|上线)|放了代码|代码(?:已)?放出|权重(?:已)?放出|开源了|"
+_RELEASED = re.compile(r"今天(?:正式)?(?:放了|放出|发布|开源|上线)|放了代码|代码(?:已)?放出|权重(?:已)?放出|开源了|放出来的|"
+                       r"打了\s*v?\d[\w.]*\s*(?:的\s*)?tag|\btagged\s+v?\d|"
                        r"github\.com/[\w.-]+/[\w.-]+/releases/tag/|\b(?:released|shipped|is out) (?:today|on)\b",
                        re.IGNORECASE)
 
