@@ -90,3 +90,22 @@ def test_a_papers_title_written_under_another_number_is_one_paper_under_two(sect
     found = check_titles_under_other_numbers([("inbox/lin/2027-09-30-n.md", 5, section)], _TITLES)
     assert {w.text.split("却写作 arXiv ")[1][:10] for w in found} == slipped
     assert all(w.kind == "id_conflict" and "2709.45528" in w.text for w in found)
+
+
+@pytest.mark.parametrize(("line", "repaired"), [
+    # A short number whose line names the carded paper holding its digits: repaired with why.
+    ('- 三级 KV offload 论文：引的号是 "arXiv 2710.1187"，看内容就是 jay 昨晚记的 Quokka', "2710.01187"),
+    ("- Quokka (arXiv 2710.1187) again on HF", "2710.01187"),
+    # Near misses: no name on the line; another name; digits that are not the card's with one left out.
+    ('- 引的号是 "arXiv 2710.1187"，标题党', None),
+    ("- Heron（arXiv 2710.1187）", None),
+    ("- Quokka（arXiv 2710.1178）", None),
+])
+def test_a_short_number_beside_its_carded_papers_name_is_repaired(line: str, repaired: str | None) -> None:
+    from types import SimpleNamespace
+
+    from agents.verifier.identifiers import certain_repairs
+
+    card = SimpleNamespace(arxiv="2710.01187", title="Quokka: Bandwidth-Aware KV Placement", card=1580)
+    found = certain_repairs(extract_mentions("inbox/spark/2027-10-03-rss.md", line), [card])  # type: ignore[list-item]
+    assert (found.get(next(iter(found)), (None,))[0] if found else None) == repaired

@@ -91,14 +91,24 @@ def digits_within(short: str, full: str) -> bool:
 def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike]) -> dict[str, tuple[str, str]]:
     """Malformed numbers whose intended identifier is certain: the one well-formed number that starts with
     the same digits, under the same name in another source ("Continuum 2511.0223" beside "Continuum
-    2511.02230"). Nothing is left to verify: the number is repaired and the repair listed, not warned of.
-    ``cards`` are not needed for certainty (a card's number alone is a guess): kept for one signature."""
+    2511.02230"), or the line names a carded paper whose number holds its digits. Nothing is left to verify:
+    the number is repaired and the repair listed, not warned of (a card's number alone is a guess)."""
     repairs: dict[str, tuple[str, str]] = {}
     for entry in _malformed_numbers(mentions):
         if len(entry.prefixed) == 1 and entry.prefixed[0] in entry.same_name:
             full = entry.prefixed[0]
             name = next(n.name for n in entry.own if full in entry.by_name.get(name_key(n.name), set()))
             repairs[entry.mention.value] = (full, f"同名「{name}」在其他来源写作 {full}，本号为其缺位写法")
+            continue
+        # The line names a carded paper whose number holds these digits with one left out ("引的号是 2610.1187
+        # …就是 StrataKV" beside card 2610.01187 "StrataKV: …"): that paper, written short.
+        digits, line = entry.mention.value, entry.mention.context or ""
+        named = [c for c in cards if digits_within(digits, str(c.arxiv)) and (lead := _lead(str(c.title)))
+                 and re.search(rf"(?<![\w-]){re.escape(lead)}(?![\w-])", line, re.IGNORECASE)]
+        if len(named) == 1:
+            card = named[0]
+            repairs[digits] = (str(card.arxiv), f"同一行写明「{_lead(str(card.title))}」（卡 {card.card}，arXiv {card.arxiv}），"
+                                                f"本号为其缺位写法")
     return repairs
 
 
