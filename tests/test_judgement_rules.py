@@ -419,3 +419,17 @@ def test_an_anchored_thing_shipping_a_version_named_after_an_aside_is_an_integra
     living = "## §3.4 跨模型 KV\n- Quill（Cache-to-Cache，ICLR 2026）：模型间直接传 KV cache〔v9 · 2026-09-28〕\n"
     note = f"# jay\n\n{heading} ⭐⭐⭐\n{line}\n- README 的 benchmark 表是论文原数，KV cache 融合 prefill 省一半\n"
     assert _status_of(_day_brief(tmp_path, note, "\n" + living), "Quill") == status
+
+
+@pytest.mark.parametrize(("verdict", "excluded"), [
+    ("- 它是评测集，不涉及 serving → 转 otto evaluation，inference 不收", True),
+    ("- 评测集，和推理服务无关 → inference 不收", True),
+    ("- KV cache 复用的新评测，prefill 路径都测了，值得跟", False),
+])
+def test_a_page_reporting_one_paper_carries_its_scouts_verdict_to_the_paper(tmp_path, verdict: str, excluded: bool) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n## 线索3 Quokka-Bench 解读 —— 评测线\n来源：CSDN「Quokka-Bench 发布：从 128K 到 1M 的长上下文评测」（2026-09-28）\n"
+            "- arXiv 2609.40877；新增 1M token 档，文中说 KV cache 推理系统也能拿它压测\n"
+            f"{verdict}\n")
+    brief = _day_brief(tmp_path, note)
+    out = [e for e in brief.excluded if "2609.40877" in e.get("arxiv", [])]
+    assert bool(out and "不属本主轴" in out[0]["reason"]) is excluded

@@ -233,8 +233,9 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
                 found |= set(anchors_by_line.get(more, [])) | set(_named_keys(text))
             return found
         ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
-        if not named_source and len(set(ids)) == 1 and (_shares_words(line, heading_text) or _only_identifiers(line)
-                                                         or _LEADS_WITH_ID.match(line)):
+        # (Under a source named without its link, a line leading with the paper's number: the page reports it.)
+        if len(set(ids)) == 1 and (_LEADS_WITH_ID.match(line) or not named_source and (
+                _shares_words(line, heading_text) or _only_identifiers(line))):
             # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
             # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
