@@ -433,3 +433,15 @@ def test_a_page_reporting_one_paper_carries_its_scouts_verdict_to_the_paper(tmp_
     brief = _day_brief(tmp_path, note)
     out = [e for e in brief.excluded if "2609.40877" in e.get("arxiv", [])]
     assert bool(out and "不属本主轴" in out[0]["reason"]) is excluded
+
+
+def test_a_mark_ending_one_clause_of_a_shared_line_is_not_the_other_items_caveat(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# tom · HF 当日\n\n## Quokka（arXiv 2609.41872）⭐⭐⭐⭐\n- 8×H200 上 decode 2.9×，KV cache 按专家对齐\n"
+            "- 作者给了 batch 1/8/32 三档\n\n## Heron（arXiv 2609.45528）⭐⭐⭐\n- prefill 放 NPU，TTFT 1.9 s → 0.62 s\n"
+            "- decode 照旧在 GPU 上\n\n## 与各主轴的关系\n"
+            "- inference：#4 Quokka（2609.41872）——摘要 2.9×；#9 Heron（2609.45528）——只有一台工程机的数 ⚠⚬⚬\n")
+    brief = _day_brief(tmp_path, note)
+    by_paper = {i.arxiv[0]: i for i in brief.increments if i.arxiv}
+    caveats = {w.id: w for w in brief.warnings if w.kind == "caveat"}
+    assert not [c for c in by_paper["2609.41872"].warnings if c in caveats]  # Quokka carries no one else's doubt
+    assert any("工程机" in caveats[c].text for c in by_paper["2609.45528"].warnings if c in caveats)

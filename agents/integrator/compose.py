@@ -392,10 +392,17 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     """Whether a one-item warning is about ``item``: it stands on a line of the item's own passages, or
     it names the item (a paper, a link, one of its distinctive figures); a note digest, named only by
     its note, also by the subject its sections discuss."""
-    spans = {(p.path, p.start, p.end) for p in item.passages}
+    # A caveat on a line of a section shared by several items (a list under "与各主轴的关系") is about the
+    # item its quoted clause names, not whichever item the section went to.
+    quoted = " ".join(re.findall(r"「([^」]*)」", warning.text))
+    shared = warning.kind == "caveat" and quoted and not mentions_item(quoted, item) and not (
+        item.card is not None and re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted))
+    spans = {(p.path, p.start, p.end) for p in item.passages if not (shared and not p.by_heading)}
     if any(path == where and start <= int(line) <= end
            for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
         return True
+    if warning.kind == "caveat" and item.card is not None and re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted):
+        return True  # "#9 NPU prefill（已入卡 1573）…⚠⚬⚬": the card's paper
     if item.key.startswith("note:"):
         subject = warning.subject or ""
         return len(subject) >= 3 and bool(set(warning.sources) & set(item.sources)) and any(

@@ -20,7 +20,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 12
+MENTIONS_FORMAT = 13
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -491,6 +491,12 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
             claim = row_sentence(row_cells(line), header) if table_row and header else caveat.claim
             if line.lstrip().startswith("#"):
                 claim = _with_body(claim, lines, index)
+            # A line listing several items ("#4 A …；#9 B … ⚠⚬⚬"): the mark qualifies the clause it ends.
+            marked = [c.strip() for c in re.split(r"[；;]", claim) if "⚠" in c]
+            # (Only where that clause names its item: "conditions not stated ⚠⚬" is about the line's.)
+            if not line.lstrip().startswith("#") and len(marked) == 1 and len(re.split(r"[；;]", claim)) > 1 \
+                    and len(marked[0]) >= 12 and re.search(r"[A-Z][A-Za-z0-9.-]+|卡\s*\d", marked[0].split("⚠")[0]):
+                claim = marked[0]
             mentions.append(Mention(source=source, kind="caveat", value=caveat.label, raw=line.strip()[:300],
                                     line=index, context=claim[:300],
                                     detail={"heading": heading[:200], "marks": caveat.marks}))

@@ -958,8 +958,9 @@ def _vouched(mentions: Sequence[Mention], subject: str, metric: str, group: Sequ
 
 def _clash_lines(mentions: Sequence[Mention]) -> list[tuple[str, str]]:
     """(source, lower-cased line) of every first-hand line calling figures a contradiction ("三源矛盾 ⚠⚠⚬")."""
+    # A caveat's context may be the clause its mark ends (or a heading with its first lines): its line too.
     return [(m.source, text) for m in mentions if not is_brief_path(m.source)
-            and CLASH.search(text := (m.context or m.raw or "").lower())]
+            and CLASH.search(text := " ".join(dict.fromkeys(filter(None, (m.context, m.raw)))).lower())]
 
 
 def _declared_clash(lines: Sequence[tuple[str, str]], subject: str, metric: str) -> set[str]:
