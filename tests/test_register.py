@@ -407,3 +407,22 @@ def test_a_caveat_carries_an_entry_only_by_what_ties_them_not_by_the_vaults_word
                            subject=said.split("（")[0].split("：")[0].split(" ")[0], key=f"caveat:x:{said[:10]}")
     [numbered] = assign_numbers(db, "inference:2027-03-16", [warning])
     assert (numbered.register if numbered.carried_from else None) == carried
+
+
+def test_a_register_row_naming_two_source_briefs_is_one_item_with_each(tmp_path: Path) -> None:
+    """A row whose source column names two briefs ("spark ….md · tom ….md") is the item each of them raised,
+    however differently worded: no collision between the row and either brief."""
+    db = _db(tmp_path)
+    mei = parse_brief_text("inbox/mei/2027-03-14-llm-infra-e1prep.md",
+                           "三、值得警惕的矛盾或待核实说法\nD340：Corvid vs Quill 双源基准数据精度警示（T0935 vs T1150）\n",
+                           date(2027, 3, 14), "mei")
+    register = [RegisterEntry("D340", 340, "Corvid vs Quill TTFT 多源口径不一致：前缀密集单轮 79 / 103ms，多轮 85 / 380ms",
+                              "⚠⚠⚬ 中", date(2027, 3, 14), "沿用",
+                              "inbox/mei/2027-03-14-llm-infra-e1prep.md · inbox/lin/2027-03-14-inference-e1prep.md")]
+    seed_register(db, register, [mei])
+    assert collisions(db) == []
+    # A third brief using the number for something else still collides.
+    otto = parse_brief_text("inbox/otto/2027-03-15-serving-e1prep.md",
+                            "三、值得警惕的矛盾或待核实说法\nD340：Heron 冷启动 +35% 未复现\n", date(2027, 3, 15), "otto")
+    seed_register(db, register, [mei, otto])
+    assert [w.register for w in collisions(db)] == ["D340"]

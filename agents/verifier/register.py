@@ -208,13 +208,21 @@ def _renumbered(entries: Sequence[RegisterEntry], briefs: Sequence[BriefRecord])
 
 def _items(sightings: Sequence[RegisterSightingRow], row: RegisterEntryRow | None) -> list[list[RegisterSightingRow]]:
     """Group a number's raised sightings into distinct items (same source or similar text = one item)."""
+    # The register's row names the briefs it comes from ("inbox/spark/….md · inbox/tom/….md"): a sighting in
+    # any of them is the row's item.
+    row_sources = set(re.findall(r"(?:inbox|organized)/\S+?\.md", row.source or "")) if row is not None else set()
+
+    def sources_of(sighting: RegisterSightingRow) -> set[str]:
+        return (row_sources or {str(row.source)}) if row is not None and sighting.source == REGISTER_PATH \
+            else {sighting.source}
+
     items: list[list[RegisterSightingRow]] = []
     for sighting in sorted(sightings, key=lambda s: (s.day or "", s.moment or "", s.source)):
-        source = row.source if row is not None and sighting.source == REGISTER_PATH else sighting.source
+        source = sources_of(sighting)
         for item in items:
             first = item[0]
-            first_source = row.source if row is not None and first.source == REGISTER_PATH else first.source
-            if source == first_source or fuzz.partial_ratio(sighting.text.lower(), first.text.lower()) >= _SAME_ITEM:
+            if any(source & sources_of(s) for s in item) or \
+                    fuzz.partial_ratio(sighting.text.lower(), first.text.lower()) >= _SAME_ITEM:
                 item.append(sighting)
                 break
         else:
