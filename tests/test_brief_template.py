@@ -138,3 +138,20 @@ def test_an_open_entry_tied_only_to_a_paper_ruled_off_topic_is_listed_elsewhere(
     assert (entry["d"] in {e["d"] for e in brief.register_open}) is not moved
     if moved:
         assert "主轴外" in render_markdown(brief)
+
+
+def test_a_warning_carrying_a_number_the_brief_calls_collided_says_so() -> None:
+    brief = _brief()
+    brief.warnings = [
+        BriefWarning(id="C1", kind="number_conflict", text="Quokka TTFT 各源不一", register="D301",
+                     carried_from="inbox/lin/2027-03-14-inference-e1prep.md D301", subject="Quokka ttft"),
+        BriefWarning(id="C2", kind="caveat", text="Heron 只测了一种硬件", register="D305",
+                     carried_from="register D305", subject="Heron"),
+    ]
+    brief.register_open = [{"d": "D301", "text": "编号冲突：D301 在不同来源中指 2 件不同的事", "risk": "中", "raised": "2027-03-14",
+                            "carried_from": None}]
+    lines = render_markdown(brief).split("\n")
+    [c1] = [line for line in lines if line.startswith("⚠️ C1")]
+    [c2] = [line for line in lines if line.startswith("⚠️ C2")]
+    assert "沿用 D301" in c1 and "该号另有他指" in c1
+    assert "沿用 D305" in c2 and "该号另有他指" not in c2  # a number nobody else uses is carried plainly
