@@ -353,3 +353,18 @@ def test_a_figure_of_another_paper_in_the_same_note_is_no_sub_result() -> None:
                 *extract_mentions("organized/paper_cards/1599-2710-01187.md", CARD_1599)]
     [warning] = check_number_conflicts(mentions)
     assert "30%" in warning.text and "50%" in warning.text and "2710.05555" not in warning.text
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    # A multiple written with a sign is still a multiple; an outline label is no name.
+    (("## §C arXiv：Corvid-4 · 每个 head 选精度\n- https://arxiv.org/abs/2710.11874v1\n"
+      "- B200 · 70B · 128K 上下文 · batch 32：decode 吞吐 +2.1×（对照全 FP8 KV）",
+      "增量 1：Corvid-4（arXiv 2710.11874）\n- B200 · 70B · 128K 上下文 · batch 32：decode 吞吐 +1.7×（对照全 FP8 KV）"),
+     {"Corvid-4 throughput decode"}),
+    # Near misses: another context length; a change in a unit of measure against nothing.
+    (("## §C Corvid-4\n- https://arxiv.org/abs/2710.11874v1\n- B200 · 70B · 32K 上下文 · batch 32：decode 吞吐 +1.3×",
+      "增量 1：Corvid-4（arXiv 2710.11874）\n- B200 · 70B · 128K 上下文 · batch 32：decode 吞吐 +1.7×"), set()),
+    (("Corvid TTFT +0.3s", "Corvid TTFT +1.2s"), set()),
+])
+def test_a_signed_multiple_under_an_outline_label_is_compared(notes: tuple[str, ...], expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected

@@ -68,12 +68,14 @@ MARKS = [
     ("- No new findings; it repeats Monday's numbers", "carried"),
     ("- nothing new here beyond the table", "carried"),
     ("- Quill 2.4.1 只修 bug → 只记一笔，不算增量", "carried"),
-    ("- 不重复计 NET-new，只补数字", "carried"),
     # Someone's lane: the item is theirs.
     ("## §4 Corvid v2 —— lin 的线，只记新数字", "forwarded"),
     ("- 这是 mei 那条线的，我只转述", "forwarded"),
     ("- (belongs to otto's lane)", "forwarded"),
     ("- Quill 2.4.1: bug fixes only, not an increment", "carried"),
+    # A table's verdict cell and "不给 <topic>" keep an item out.
+    ("| 5 | 2710.12044 | Quokka | 1603 | 排除 | 这里是 reasoning |", "discard"),
+    ("- #1 Quokka → 不给 serving，转 otto eval 线", "adjacent"),
     # Little new in it, though not anchored.
     ("- 综述类，新意不大；可作引用入口", "minor"),
     ("- 列表文，结论没什么意外", "minor"),

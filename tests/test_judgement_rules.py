@@ -445,3 +445,17 @@ def test_a_mark_ending_one_clause_of_a_shared_line_is_not_the_other_items_caveat
     caveats = {w.id: w for w in brief.warnings if w.kind == "caveat"}
     assert not [c for c in by_paper["2609.41872"].warnings if c in caveats]  # Quokka carries no one else's doubt
     assert any("工程机" in caveats[c].text for c in by_paper["2609.45528"].warnings if c in caveats)
+
+
+@pytest.mark.parametrize(("line", "handed"), [
+    ("- 安全细节交 otto risk 线深读，性能开销留在 inference 这边", False),  # one aspect handed over, the item stays
+    ("- 安全细节交 otto risk 线深读", True),
+    ("- 转 otto，不归 inference", True),
+])
+def test_a_hand_over_of_one_aspect_keeps_the_item_here(tmp_path, line: str, handed: bool) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n## 4. Quokka 作者线程 ⭐⭐⭐⭐\n- Quokka: Closing the Timing Side Channel（arXiv 2609.43552）：常数时间前缀查找"
+            f"，KV cache 命中不变，TTFT p50 +4.1%\n{line}\n")
+    otto = '[[slot]]\nagent = "otto"\nname = "risk-e1prep"\npattern = "{date}-risk-e1prep.md"\ndue = "21:00"\n'
+    brief = _day_brief(tmp_path, note, schedule_extra=otto)
+    out = [e for e in brief.excluded if "2609.43552" in e.get("arxiv", [])]
+    assert bool(out) is handed

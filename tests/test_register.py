@@ -426,3 +426,15 @@ def test_a_register_row_naming_two_source_briefs_is_one_item_with_each(tmp_path:
                             "三、值得警惕的矛盾或待核实说法\nD340：Heron 冷启动 +35% 未复现\n", date(2027, 3, 15), "otto")
     seed_register(db, register, [mei, otto])
     assert [w.register for w in collisions(db)] == ["D340"]
+
+
+@pytest.mark.parametrize(("line", "number", "role"), [
+    ("⚠️ C2（新增 D331）：Heron v1.0 GA \"2027-03-11\" 承诺", 331, "raised"),
+    ("⚠️ C1（沿用 D305 修订）：Quill v0.29 vs v0.30 版本号差异", 305, "carried"),
+    ("⚠️ C3（登记 D332）：Corvid 吞吐只测一组", 332, "raised"),
+])
+def test_a_warning_heading_naming_its_number_raises_or_carries_it(line: str, number: int, role: str) -> None:
+    brief = parse_brief_text("inbox/lin/2027-03-11-inference-e1prep.md", f"三、值得警惕的矛盾或待核实说法\n\n{line}\n",
+                             date(2027, 3, 11), "lin")
+    [item] = [i for i in brief.items if i.number == number]
+    assert item.role == role and item.text

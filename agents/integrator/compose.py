@@ -776,7 +776,8 @@ def integrate(
     doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     repairs = certain_repairs(scan.mentions, scan.cards)
-    titles = {str(card.arxiv): str(card.title) for card in scan.cards}
+    titles = {row.arxiv: row.title for row in (scan.queue.rows if scan.queue else []) if row.title}
+    titles.update({str(card.arxiv): str(card.title) for card in scan.cards})
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
     # The numbers the team's own record carries (the living document, the register's rows) settle which of
     # one name's two numbers is the paper's.

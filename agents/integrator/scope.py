@@ -229,6 +229,9 @@ def _section_key(section: str) -> str:
     return ".".join(re.findall(r"\d+", head.group(0))) if head else section.strip()
 
 
+# What stays with a topic in a hand-over's line: "留在 inference 这边", "留给 inference", "inference 这边留着".
+_STAYS = re.compile(r"(?<![不别没])(?:留在|留给|留|归|放在)\s*(?:我们?的?|本)?\s*(?P<t>[A-Za-z][\w.-]*)|"
+                    r"(?P<t2>[A-Za-z][\w.-]*)\s*这边\s*(?:留|跟|看)", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"^[\s\-*•>#]*(?:\d{1,2}[.、)]\s*)?([A-Za-z][\w.-]*)\s*[：:]")
 
 
@@ -296,6 +299,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
             elif topic in rules.known_topics:
                 placed_else = placed_else or (path, mark)
         elif mark.kind == "forwarded" and path not in other_briefs:  # another topic's brief hands over for its topic
+            stays = [(m.group("t") or m.group("t2")).lower() for m in _STAYS.finditer(mark.text)]
+            if any(t in ours for t in stays):
+                # "安全细节交 flyp 深读，性能开销留在 inference 这边": one aspect handed over, the item stays here.
+                placed_here = placed_here or (path, mark)
+                continue
             here, elsewhere = targets(mark.value)
             label = _LINE_LABEL.match(mark.text.split("转")[0])
             if not (here or elsewhere) and label:

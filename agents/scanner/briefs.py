@@ -48,7 +48,8 @@ _RAISED = re.compile(
     r"^(?:C\d+\s*(?:→|->)\s*)?(?:登记\s*)?D(?P<n>\d{3,4})"
     rf"(?:\s*[：:]\s*|\s*[（(](?P<risk>[{_MARKS}]+)[）)]\s*|\s+(?P<risk2>[{_MARKS}]+)\s+)(?P<text>\S.*)$"
 )
-_CARRIED_WITH_TEXT = re.compile(r"[（(]沿用\s*D(?P<n>\d{3,4})[^）)]*[）)]\s*[：:]\s*(?P<text>\S.*)$")
+# A warning heading naming its number: "⚠️ C1（沿用 D195 修订）：…" carries it, "⚠️ C2（新增 D231）：…" raises it.
+_CARRIED_WITH_TEXT = re.compile(r"[（(](?P<word>沿用|新增|新开|登记)\s*D(?P<n>\d{3,4})[^）)]*[）)]\s*[：:]\s*(?P<text>\S.*)$")
 _STATUS = re.compile(
     r"D(?P<n>\d{3,4})\s*(?P<word>新增|闭合|沿用|补记|续记|更新|跟进)\s*(?:[：:]\s*(?P<t1>[^；;]+)|[（(](?P<t2>[^）)]*)[）)])?"
 )
@@ -170,7 +171,8 @@ def _items_of_line(line: str, index: int) -> list[BriefItem]:
         return items
     carried = _CARRIED_WITH_TEXT.search(body)
     if carried:
-        items.append(BriefItem(int(carried.group("n")), "carried", _clean_text(carried.group("text")), None, index))
+        role = "carried" if carried.group("word") == "沿用" else "raised"
+        items.append(BriefItem(int(carried.group("n")), role, _clean_text(carried.group("text")), None, index))
         taken.append(carried.span())
     for match in _STATUS.finditer(body):
         if any(s <= match.start() < e for s, e in taken):

@@ -30,13 +30,12 @@ MarkKind = Literal["discard", "carried", "anchored", "minor", "placed", "forward
 
 # Where a status word stands as a status: start of a line/heading/bullet/cell, after an arrow, or in brackets.
 _LEAD = r"(?:^(?:\s*(?:[-*•>]|\d{1,2}[.)、])\s+)?|[|（(\[【，,；;]|→|->|=>|——|—|[：:]\s*|(?<=\s)[-*•]\s+|^\s*#{1,6}\s*(?:§?[\w.]+\s+)?)\s*"
-_DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|"
+_DISCARD = re.compile(_LEAD + r"(?:结论|判定|处理|决定|verdict)?\s*[：:]?\s*(?:丢弃|弃用|不收录?|不入选|剔除|排除|"
                       r"不单列|不另列|不重复记|不作增量|丢(?![\u4e00-\u9fff])|discard(?:ed)?|dropped|skip(?:ped)?|not (?:kept|included|listed separately))(?=\s*[：:（()）\]】|,，。;；\s]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _CARRIED = re.compile(r"(?:" + _LEAD + r"|(?<=\s)(?=\d{1,2}-\d{1,2}\s*(?:沿用|续用|续立)))"
                       r"(?:\d{1,2}-\d{1,2}\s*)?(?:沿用|续用|续立|承接稳态|"
                       r"不是新增量|非新增量|不算新增|不算增量|不计入?增量|不作为增量|不算(?:作|做)增量|"
-                      r"不(?:重复)?(?:计|算)(?:入)?\s*(?:NET-new|新增)|"
                       r"carried(?: over| forward)?|unchanged since|nothing new|not new|not an increment|no increment)(?=[\s：:）)\]】|,，。;；\d]|$)",
                       re.IGNORECASE | re.MULTILINE)
 _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|已收录|already anchored|already in the (?:living )?doc)"
@@ -112,7 +111,7 @@ _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主
 # or the card itself calls a mistake: "主分类写成 serving 是分类器的错", "misclassified as serving".
 _OUT_OF = re.compile(r"(?:与|和|跟|对)\s*(?P<rel>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:都|也|完全|根本)?\s*"
                      r"(?:没(?:有)?(?:什么|啥)?关系|不沾边|无涉|扯不上)|"
-                     r"(?:(?<!进)不进|(?<!归)不归|(?<!属)不属于?|进不了)\s*(?P<into>[A-Za-z][\w.-]*)(?!\s*(?:的)?\s*(?:正文|活文档|主文|文档|\.md))|"
+                     r"(?:(?<!进)不进|(?<!归)不归|(?<!属)不属于?|进不了|不给|不交给?)\s*(?P<into>[A-Za-z][\w.-]*)(?!\s*(?:的)?\s*(?:正文|活文档|主文|文档|\.md))|"
                      r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不收录?|不接收)(?![敛益费入到回缩])(?![\u4e00-\u9fff]*[吗？?])|"
                      r"主分类\s*(?:被[^，。；\n]{0,8}?)?(?:写成|打成|标成|记为|记成|分成|是|为)?\s*(?P<cat>[A-Za-z][\w.-]*)\s*"
                      r"[^，。；\n]{0,8}?(?:误判|打错|分错|标错|写错|的错|有误|错了)|"

@@ -48,16 +48,18 @@ def check_instructions(mentions: Sequence[Mention]) -> list[BriefWarning]:
 def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: Mapping[str, PaperFacts], day: date,
                  references: Sequence[Mention] = (),
                  candidates: Mapping[str, Sequence[str]] | None = None,
-                 sections: Sequence[tuple[str, int, str]] = ()) -> list[BriefWarning]:
+                 sections: Sequence[tuple[str, int, str]] = (),
+                 queue_titles: Mapping[str, str] | None = None) -> list[BriefWarning]:
     """Every check that needs no store, in the brief's order; ``sections``: (path, line, text) of the window's
-    notes' sections, for titles written out under another number."""
+    notes' sections, for titles written out under another number (the cards', arXiv's and the queue's)."""
     conflicts = check_id_conflicts(mentions, references, facts, cards)
     known = {w.key for w in conflicts}
+    titles = {i: (t, "work-queue") for i, t in (queue_titles or {}).items() if t} | known_titles(facts, cards)
     return [
         *check_instructions(mentions),
         *check_malformed(mentions, cards, candidates, references),
         *conflicts,
-        *(w for w in check_titles_under_other_numbers(sections, known_titles(facts, cards)) if w.key not in known),
+        *(w for w in check_titles_under_other_numbers(sections, titles) if w.key not in known),
         *check_titles(mentions, facts, cards),
         *check_dates(mentions, cards, facts, day),
         *check_versions_beyond_latest(mentions, facts),
@@ -70,7 +72,8 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
 def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_results: Mapping[str, object], day: date,
                thread: str, db: Database | None = None, *, references: Sequence[Mention] = (),
                candidates: Mapping[str, Sequence[str]] | None = None,
-               since: datetime | None = None, sections: Sequence[tuple[str, int, str]] = ()) -> list[BriefWarning]:
+               since: datetime | None = None, sections: Sequence[tuple[str, int, str]] = (),
+               queue_titles: Mapping[str, str] | None = None) -> list[BriefWarning]:
     """Run every check of a window and number the findings; the verifier node's one call.
 
     Args:
@@ -84,8 +87,10 @@ def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_res
         candidates: malformed number → identifiers found by an arXiv title search.
         since: the window's start: a register collision visible before it is carried, not new.
         sections: (path, first line, text) of each section of the window's notes.
+        queue_titles: arXiv number → the work queue's title of it.
     """
-    warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates, sections)
+    warnings = arxiv_checks(mentions, cards, paper_facts(arxiv_results), day, references, candidates, sections,
+                            queue_titles)
     if db is not None:
         partial = track_promises(db, mentions, day)
         # A finding only relayed by briefs is kept or set aside by the integrator: numbered only if it is kept

@@ -267,6 +267,12 @@ def _prose_subject(context: str, spans: list[tuple[int, int]], index: int, sourc
 _ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 
 
+def _heading_names(heading: str, sources: set[str]) -> list[re.Match[str]]:
+    """The names a section heading gives, past its outline label and asides ("§C arXiv：MixKV-4 · …": MixKV-4)."""
+    text = _ASIDE.sub(" ", re.sub(r"^\s*(?:§\s*[\w.]+|[A-Z]\d?[.、)]|\d{1,2}[.、)])\s*", " ", heading))
+    return [m for m in _names(text, sources) if len(m.group(1)) >= 3 and m.group(1).lower() not in ("arxiv", "doi")]
+
+
 _METRIC_ALT = "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True))
 _METRIC_NEAR = re.compile(rf"[^，。；;,]{{0,8}}?(?:{_METRIC_ALT})", re.IGNORECASE)
 _LIST_HEAD = re.compile(rf"([A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*)\s*[\"“”'「」]?\s*(?:{_METRIC_ALT})"
@@ -503,7 +509,9 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             continue
         clause = context[spans[index - 1][1] if index > 0 else 0:pos]
         change = _direction(clause) if mention.detail.get("unit") == "%" else 0
-        if not change and re.search(r"[+＋±]\s*$|(?<![\w.])-\s*$", context[:pos]):
+        # ("+2.1×" is a multiple, signed or not: only a unit of measure's sign makes a change against nothing.)
+        if not change and mention.detail.get("unit") not in ("×", "x", "倍") and \
+                re.search(r"[+＋±]\s*$|(?<![\w.])-\s*$", context[:pos]):
             continue  # a signed change in a unit of measure ("+0.3s"): against an unstated baseline
         number = float(mention.detail["number"])
         high = mention.detail.get("high")
@@ -540,7 +548,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
             heading = str(mention.detail["heading"])
             papers = {ref.id for ref in find_arxiv_refs(heading) if not ref.malformed}
-            named = _names(_ASIDE.sub(" ", heading), sources)
+            named = _heading_names(heading, sources)
             # One paper is one subject under its number ("## Tessel（arXiv 2709.38214）").
             subject = next(iter(papers)) if len(papers) == 1 else named[0].group(1) if named else None
         line_ids = ids.get((mention.source, mention.line), [])
@@ -646,7 +654,8 @@ def _named_papers(claims: list[FigureClaim], mentions: Sequence[Mention]) -> lis
                 papers[name_key(name)].add(mention.value)
     # A section led by a name that cites one paper ("## 1. StrataKV —— …" over its arXiv link): the name is it.
     for (_, heading), ids in sections.items():
-        named = _names(_ASIDE.sub(" ", heading), set())
+        # Its name, not its outline label ("§C arXiv：MixKV-4 · …" is MixKV-4's).
+        named = _heading_names(heading, set())
         if len(ids) == 1 and named:
             papers[name_key(named[0].group(1))].update(ids)
     out = []

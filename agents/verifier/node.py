@@ -204,7 +204,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
         notes = _notes(scan)
         warnings = run_checks(scan.mentions, scan.cards, verdicts, scan.day, state.thread, ctx.db,
                               references=_references(ctx.config.root, scan), candidates=candidates, since=scan.start,
-                              sections=_sections(notes))
+                              sections=_sections(notes),
+                              queue_titles={r.arxiv: r.title for r in (scan.queue.rows if scan.queue else [])})
         warnings += raised_elsewhere(ctx.db, _raised_in_notes(notes), scan.end)
     if ctx.settings.crash_after == "verify:numbered":
         os._exit(137)  # test hook: die with the D-numbers allocated, before the verify result is saved
