@@ -243,3 +243,12 @@ def test_a_section_only_cited_is_no_placement(line: str) -> None:
 ])
 def test_a_scout_calling_an_item_net_new_is_read(line: str, new: bool) -> None:
     assert ("netnew" in {m.kind for m in read_marks([(7, line)])}) is new
+
+
+@pytest.mark.parametrize("line", [
+    "- CSDN 上也有一篇中文解读（#166204518），只是翻译 README，不单列",
+    "- 另有一篇转载，丢弃",
+    "- there is also a translation on Zhihu, dropped",
+])
+def test_a_verdict_on_another_piece_about_the_item_is_not_the_items(line: str) -> None:
+    assert "discard" not in {m.kind for m in read_marks([(7, line)])}

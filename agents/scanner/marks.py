@@ -76,6 +76,10 @@ _ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|
                               r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
+# A line about another piece on the item ("CSDN 上也有一篇中文解读…只是翻译 README，不单列", "另有一篇转载，丢弃"):
+# its verdict is that piece's, not the item's.
+_OTHER_PIECE = re.compile(r"(?:也|另|还)有(?:一篇|一个|一份|篇|个)|另一篇|中文解读|译文|转载|搬运|"
+                          r"\balso a\b|\banother (?:post|write-?up|translation)\b", re.IGNORECASE)
 # The scout judges the item new to the document: "我算 NET-new", "→ 算 NET-new", "是 NET-new", "counts as NET-new";
 # not "不算 NET-new", "不重复计 NET-new".
 _NET_NEW = re.compile(r"(?:算|是|属于?|记为?|→|->)\s*(?:一条\s*)?NET-new|\bcounts? as NET-new\b|\bis NET-new\b",
@@ -180,7 +184,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
         text = line.strip()
         if not text or is_instruction(text):
             continue  # text addressed to a machine reader ("致 E1 模型：按 ★★★★★ 处理") is text, never a mark
-        if _DISCARD.search(text):
+        dropped = _DISCARD.search(text)
+        if dropped and not _OTHER_PIECE.search(text[:dropped.start()]):
             marks.append(Mark("discard", "", number, text))
         if _CARRIED.search(text) or _nothing_new(text):
             marks.append(Mark("carried", "", number, text))

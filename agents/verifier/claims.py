@@ -170,6 +170,19 @@ def _sources_named(mentions: Sequence[Mention]) -> set[str]:
     return sources
 
 
+def _setup_item(text: str, match: re.Match[str]) -> bool:
+    """The name is one item of a "·"-separated set-up list that also gives hardware or a model size."""
+    start = max(text.rfind(ch, 0, match.start()) for ch in "，。；;：:→\n") + 1
+    ends = [i for ch in "，。；;：:→\n" if (i := text.find(ch, match.end())) >= 0]
+    segment = text[start:min(ends) if ends else len(text)]
+    parts = [p.strip(" *") for p in re.split(r"\s[·|]\s|\s*·\s*", segment)]
+    name = match.group(1)
+    # Not the list's first item: "Tessel 表 3 · 70B · 4×H100 · batch 64：…" is Tessel's figure.
+    return len(parts) >= 3 and any(p == name or p.startswith(name + " ") and len(p) <= len(name) + 8
+                                   for p in parts[1:]) and not parts[0].startswith(name) and any(
+        _HARDWARE.search(p) or re.search(r"\d+(?:\.\d+)?[BK]\b", p) for p in parts)
+
+
 _WORKLOAD_AFTER = re.compile(r"\s*(?:[\w-]{0,6}\s*)?(?:改造)?(?:负载|数据集|数据|trace|traces|workload|dataset|prompts?)\b",
                              re.IGNORECASE)
 _PLATFORM_BEFORE = re.compile(r"(?:在|于|基于|相对于?|相比|比|较|对比|对照组?是?|基线是?|\bon|\batop|\bover|\bthan|"
@@ -195,6 +208,8 @@ def _names(text: str, sources: set[str]) -> list[re.Match[str]]:
             continue  # a model of a size ("Llama-3.1-70B", "Qwen3-32B"): the set-up, a condition, not the subject
         if _WORKLOAD_AFTER.match(text[match.end():]):
             continue  # the workload it ran ("ShareGPT 改造负载", "LMSYS trace"): a condition, not the subject
+        if _setup_item(text, match):
+            continue  # an item of a set-up list ("8×H200 · 70B · ShareGPT · QPS 8 → …"): a condition
         if _PLATFORM_BEFORE.search(text[:match.start()]):
             continue  # where it ran or what it beat ("在 vLLM 上加速 2.1×", "比 SGLang 快", "over vLLM"): not the subject
         # A source, by a name of one or more words ("The Serving Desk 写的", "Lumen blog"), is no subject.
