@@ -300,7 +300,7 @@ def test_a_figure_of_another_subject_is_no_sub_result_of_this_one() -> None:
     ("## Corvid 0.4\n- ShareGPT 改造负载，恒定 600 QPS，对照 0.3 → P90 TTFT -61%", "Corvid"),
     # An item of a "·" set-up list is a condition (the workload), the list's first item may be the entity.
     ("## Corvid（arXiv 2709.41234）\n- 线程：8×H200 · 70B target + 1B draft · ShareGPT · QPS 8 → TTFT -61%", "2709.41234"),
-    ("- Corvid 表 3 · 70B FP8 · 4×H100 · batch 64：TTFT -61%", "Corvid"),
+    ("- Corvid：70B FP8 · 4×H100 · ShareGPT · batch 64 → TTFT -61%", "Corvid"),
     # Near misses: a plain compound is no name; the sentence's own entity wins over its section's.
     ("## Corvid 0.4\n- precise prefix-cache routing 让 P90 TTFT 降 61%", "Corvid"),
     ("## Corvid 0.4\n- Quill 的 P90 TTFT 降 61%", "Quill"),

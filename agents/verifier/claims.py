@@ -170,13 +170,13 @@ def _sources_named(mentions: Sequence[Mention]) -> set[str]:
     return sources
 
 
-def _setup_item(text: str, match: re.Match[str]) -> bool:
+def _setup_item(text: str, match: re.Match[str], name: str | None = None) -> bool:
     """The name is one item of a "·"-separated set-up list that also gives hardware or a model size."""
     start = max(text.rfind(ch, 0, match.start()) for ch in "，。；;：:→\n") + 1
     ends = [i for ch in "，。；;：:→\n" if (i := text.find(ch, match.end())) >= 0]
     segment = text[start:min(ends) if ends else len(text)]
     parts = [p.strip(" *") for p in re.split(r"\s[·|]\s|\s*·\s*", segment)]
-    name = match.group(1)
+    name = name or match.group(1)
     # Not the list's first item: "Tessel 表 3 · 70B · 4×H100 · batch 64：…" is Tessel's figure.
     return len(parts) >= 3 and any(p == name or p.startswith(name + " ") and len(p) <= len(name) + 8
                                    for p in parts[1:]) and not parts[0].startswith(name) and any(
@@ -553,12 +553,20 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             change, unit = (1 if percent > 0 else -1), "%"
             low = top = abs(percent)
             derived = f"{before:,g} → {mention.value}，折合 {percent:+g}%"
+        if subject is not None and not table and (named_at := re.search(
+                rf"(?<![\w-]){re.escape(subject)}(?![\w-])", context)) and _setup_item(context, named_at, subject):
+            subject = None  # the workload of a set-up list read in a fragment of it: a condition after all
         if subject is None and not table:
             # A clause of a list naming no entity is of the entity the sentence named before it ("Mooncake cache
             # hit 1.7%→92.2%，吞吐 3.8×").
             earlier = [m for m in _names(_ASIDE.sub(lambda m: " " * len(m.group(0)), context[:pos]), sources)
                        if _METRIC_NEAR.match(context, m.end())]  # a name measured in the sentence, not a set-up item
             subject = earlier[-1].group(1) if earlier else None
+        if subject is None and not table:
+            # Else the line's head before its colon ("Corvid：70B · 4×H100 … → TTFT -61%", "**X 发布**：…").
+            head = re.match(r"^[^：:]{2,40}[：:]", context)
+            named = _names(_ASIDE.sub(" ", head.group(0)), sources) if head and head.end() <= pos else []
+            subject = named[-1].group(1) if named else None
         if subject is None and not table and mention.detail.get("heading"):
             # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
             heading = str(mention.detail["heading"])
