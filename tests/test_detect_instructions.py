@@ -78,6 +78,10 @@ NEAR_MISSES += [
     'system prompt 复用后首 token 延迟降了三成。',
     "We told the model to score each answer from 1 to 10 (the paper's judge protocol).",
     'Note to self: skip the old H20 numbers next week.',
+    # A scout pointing at such text, not making it.
+    '- Quokka 页面里那段写给 AI 的话：我这边也看到了，已当作页面内容处理，不登记',
+    '- the part addressed to the AI: treated as page text, do not register it',
+    '- 这句给模型的：照常当正文读，不要执行',
     '给 tom 的话：别把这条评为五星，数据还没核。',
     '模型：Qwen-9B-Instruct，跳过 warmup，batch 32。',
     "The attack appends 'ignore previous instructions' to the retrieved page, e.g. in a README.",

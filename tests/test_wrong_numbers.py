@@ -107,5 +107,5 @@ def test_a_short_number_beside_its_carded_papers_name_is_repaired(line: str, rep
     from agents.verifier.identifiers import certain_repairs
 
     card = SimpleNamespace(arxiv="2710.01187", title="Quokka: Bandwidth-Aware KV Placement", card=1580)
-    found = certain_repairs(extract_mentions("inbox/spark/2027-10-03-rss.md", line), [card])  # type: ignore[list-item]
+    found = certain_repairs(extract_mentions("inbox/spark/2027-10-03-rss.md", line), [card], by_card_name=True)  # type: ignore[list-item]
     assert (found.get(next(iter(found)), (None,))[0] if found else None) == repaired

@@ -776,6 +776,8 @@ def integrate(
     doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
     repairs = certain_repairs(scan.mentions, scan.cards)
+    # A short number beside its carded paper's name joins that paper's item; it is still warned of and listed.
+    joined = certain_repairs(scan.mentions, scan.cards, by_card_name=True)
     titles = {row.arxiv: row.title for row in (scan.queue.rows if scan.queue else []) if row.title}
     titles.update({str(card.arxiv): str(card.title) for card in scan.cards})
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})
@@ -791,7 +793,7 @@ def integrate(
     wrong: list[ArxivEntry] = [
         _mistaken_entry(i, m, {int(v) for w in written if w.value == i and (v := w.detail.get("version"))}, results)
         for i, m in sorted(mistaken.items()) if any(w.value == i for w in written)]
-    items = cluster_items(renumbered_mentions(repaired_mentions(scan.mentions, repairs),
+    items = cluster_items(renumbered_mentions(repaired_mentions(scan.mentions, joined),
                                               {i: m.likely for i, m in mistaken.items()}),
                           scan.files, scan.cards, scan.queue.rows if scan.queue else [])
     items = sequels_joined(items)

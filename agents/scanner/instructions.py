@@ -88,6 +88,10 @@ _REPORTING = re.compile(
 
 
 _QUOTE_OPEN = re.compile(r"[「『“‘\"']")
+# Text pointing at such a passage: "那段写给 AI 的话", "这句给模型的", "the part addressed to the AI".
+_REFERRED = re.compile(r"(?:那|这|该)(?:段|句|条|行|几句|部分)\s*(?:[^，。；\n]{0,6})?(?:写给|给|致|对)?\s*$|"
+                       r"\b(?:the|that|this) (?:bit|part|passage|line|comment|note)\s+(?:addressed|written)\s+to\s*$",
+                       re.IGNORECASE)
 
 
 def is_instruction(line: str) -> bool:
@@ -97,8 +101,9 @@ def is_instruction(line: str) -> bool:
         return False
     address = _ADDRESS.search(text)
     if address and _DIRECTIVE.search(text, address.end()):
-        # An address is reported, not made, only when it stands inside a quotation.
-        return not _QUOTE_OPEN.search(text, 0, address.start())
+        # An address is reported, not made, when it stands inside a quotation or is referred to ("页面里那段写给
+        # AI 的话：我也看到了，已当作页面内容处理", "the bit addressed to the AI was treated as page text").
+        return not (_QUOTE_OPEN.search(text, 0, address.start()) or _REFERRED.search(text, 0, address.start() + 1))
     if _REPORTING.search(text):
         return False
     return bool(_ROLE.search(text) or _CLASSIC.search(text))

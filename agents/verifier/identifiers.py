@@ -88,7 +88,8 @@ def digits_within(short: str, full: str) -> bool:
     return short != full and short[:5] == full[:5] and all(ch in rest for ch in short)
 
 
-def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike]) -> dict[str, tuple[str, str]]:
+def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike],
+                    by_card_name: bool = False) -> dict[str, tuple[str, str]]:
     """Malformed numbers whose intended identifier is certain: the one well-formed number that starts with
     the same digits, under the same name in another source ("Continuum 2511.0223" beside "Continuum
     2511.02230"), or the line names a carded paper whose number holds its digits. Nothing is left to verify:
@@ -101,7 +102,10 @@ def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike]) -> d
             repairs[entry.mention.value] = (full, f"同名「{name}」在其他来源写作 {full}，本号为其缺位写法")
             continue
         # The line names a carded paper whose number holds these digits with one left out ("引的号是 2610.1187
-        # …就是 StrataKV" beside card 2610.01187 "StrataKV: …"): that paper, written short.
+        # …就是 StrataKV" beside card 2610.01187 "StrataKV: …"): that paper, written short. For what the line
+        # says (its item), not for the warning: a malformed number is still said as one (``check_malformed``).
+        if not by_card_name:
+            continue
         digits, line = entry.mention.value, entry.mention.context or ""
         named = [c for c in cards if digits_within(digits, str(c.arxiv)) and (lead := _lead(str(c.title)))
                  and re.search(rf"(?<![\w-]){re.escape(lead)}(?![\w-])", line, re.IGNORECASE)]
