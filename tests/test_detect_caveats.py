@@ -378,3 +378,16 @@ def test_a_scout_saying_it_is_unsafe_to_deploy_raises_the_risk(line: str, risk: 
 def test_a_caveat_is_about_the_clause_its_mark_ends_and_never_a_source_or_metric(claim: str, heading: str,
                                                                                 subject: str) -> None:
     assert caveat_subject(claim, heading).startswith(subject)
+
+
+@pytest.mark.parametrize(("line", "caveat"), [
+    # Items told apart, no figure doubted: no caveat.
+    ("- 和 §1.4 已锚的 Quokka（权重格式）不是一回事：那条是权重，这篇是 KV；我认为算 NET-new", False),
+    ("- Heron is not the same thing as the anchored Heron-W (weights vs KV)", False),
+    # Figures set apart, or a flagged distinction: a caveat.
+    ("- Quokka 380ms 和 Heron 103ms 口径不同，不能合并", True),
+    ("- 两个数不是一回事，不能合并 ⚠⚬⚬", True),
+    ("- Heron 2.1× vs 1.7×: not directly comparable", True),
+])
+def test_telling_two_items_apart_is_no_caveat_but_setting_figures_apart_is(line: str, caveat: bool) -> None:
+    assert bool(find_caveats(line)) is caveat

@@ -40,6 +40,8 @@ NOT_COMPARABLE = re.compile(
     r"不(?:可|能)(?:直接)?(?:比|对比|比较)(?!例|率|重)|"
     r"\bnot (?:directly )?comparable\b|\bnot the same (?:setup|thing|conditions)\b|\bdon'?t (?:mix|merge|compare)\b|"
     r"\bapples (?:to|and) oranges\b", re.IGNORECASE)
+# A measured figure on the line: a number with a unit, a percentage or a multiple.
+_MEASURE = re.compile(r"\d(?:[\d.,]*)\s*(?:%|×|x\b|倍|ms|s\b|秒|GB|tok/s|req/s|pt)", re.IGNORECASE)
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("条件未说明", re.compile(
         r"未说明|没(?:有)?说明|没讲|未写明|没(?:有)?写(?:明|清)?|没(?:有)?(?:给|说)(?:出)?(?:测算)?(?:口径|条件|数|数字|量化|环境|配置)|未给出|无条件|"
@@ -167,6 +169,8 @@ def find_caveats(line: str) -> list[Caveat]:
     if any(mark.kind in ("carried", "anchored") for mark in read_marks([(0, text)])):
         return []  # "…，结论 9-26 已锚，沿用": the claim is carried, not passed on; its doubt went with it
     labels = _labels(text)
+    if labels == ["口径不可合并"] and mark is None and not _MEASURE.search(text):
+        return []  # "和 §1.4 已锚的 NVFP4 不是一回事：那条是权重，这篇是 KV": items told apart, no figures doubted
     if labels and _METADATA_LINE.match(text):
         return [Caveat(METADATA_CAVEAT, text, mark)]
     if not labels and mark is None:
