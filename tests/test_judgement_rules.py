@@ -459,3 +459,21 @@ def test_a_hand_over_of_one_aspect_keeps_the_item_here(tmp_path, line: str, hand
     brief = _day_brief(tmp_path, note, schedule_extra=otto)
     out = [e for e in brief.excluded if "2609.43552" in e.get("arxiv", [])]
     assert bool(out) is handed
+
+
+def test_two_findings_carrying_one_register_number_are_one_warning() -> None:
+    from agents.integrator.compose import _one_warning_per_entry
+    from state.models import BriefWarning
+
+    def finding(i: int, subject: str, number: str | None, carried: str | None) -> BriefWarning:
+        return BriefWarning(id=f"W{i}", kind="number_conflict", subject=subject, register=number, carried_from=carried,
+                            text=f"{subject} 各源数字不一。", sources=[f"inbox/jay/n{i}.md"])
+
+    aside: list[dict] = []
+    kept = _one_warning_per_entry([finding(1, "Corvid ttft", "D305", "inbox/lin/b.md D305"),
+                                   finding(2, "Quill ttft", "D305", "inbox/lin/b.md D305"),
+                                   finding(3, "Heron ttft", "D306", None),  # new numbers are each their own
+                                   finding(4, "Lumen ttft", "D306", None)], aside)
+    assert [w.id for w in kept] == ["W1", "W3", "W4"]
+    assert "Quill ttft" in kept[0].text and kept[0].sources == ["inbox/jay/n1.md", "inbox/jay/n2.md"]
+    assert aside and "D305" in aside[0]["reason"]

@@ -675,6 +675,30 @@ def _follow_ups_joined(kept: list[BriefWarning], aside: list[dict]) -> tuple[lis
     return out, aside
 
 
+def _one_warning_per_entry(warnings: list[BriefWarning], aside: list[dict]) -> list[BriefWarning]:
+    """Two findings carrying one register entry's number (an entry "SGLang vs vLLM TTFT 口径不一致" met again as
+    an SGLang and a vLLM figure conflict) are that entry's one warning, each part's words kept: one number,
+    one warning."""
+    out: list[BriefWarning] = []
+    first: dict[str, int] = {}
+    for warning in warnings:
+        number = warning.register if warning.carried_from and warning.kind in _FINDING_KINDS else None
+        at = first.get(number) if number else None
+        if at is None:
+            if number:
+                first[number] = len(out)
+            out.append(warning)
+            continue
+        base = out[at]
+        out[at] = base.model_copy(update={
+            "text": f"{base.text.rstrip('。')}；另：{warning.text}",
+            "sources": sorted({*base.sources, *warning.sources}),
+            "subject": base.subject if warning.subject == base.subject else f"{base.subject} / {warning.subject}"})
+        aside.append({"kind": warning.kind, "subject": warning.subject, "text": warning.text,
+                      "sources": warning.sources, "reason": f"与「{base.subject}」同属登记条目 {number}，已并入该条"})
+    return out
+
+
 def _caveats_joined(warnings: list[BriefWarning], chosen: Sequence[Item], aside: list[dict]) -> list[BriefWarning]:
     """One caveat warning per increment: a note that doubts one paper under its number and again under its
     name ("2607.20468 … 统计显著性" and "待核：InferenceBench 显著性"), or two sources noting one limit, say one
@@ -947,6 +971,7 @@ def integrate(
                                              lambda text: text_relevance(text, rules) >= 1, other_briefs, anchored,
                                              rated)
     warnings = _caveats_joined(warnings, [row[0] for row in chosen], set_aside)
+    warnings = _one_warning_per_entry(warnings, set_aside)
     warnings = [_named_for_item(w, chosen, details) for w in warnings]
     renamed = {w.id: f"C{i}" for i, w in enumerate(warnings, start=1)}
     warnings = [w.model_copy(update={"id": renamed[w.id]}) for w in warnings]
