@@ -271,7 +271,8 @@ def collisions(db: Database, as_of: date | datetime | None = None, exclude: Coll
                     carried = f"{old[1][0].source}（{old[1][0].day}）起已可见"
             warnings.append(BriefWarning(
                 id="", register=f"D{number}", kind="register_collision",
-                text=f"D{number} 在不同来源中指 {len(items)} 件不同的事：{listed}。一个编号只能指一件事。",
+                text=(f"D{number} 在不同来源中指 {len(items)} 件不同的事：{listed}。各件除非另有闭合记录，均仍待核；"
+                      "一个编号只能指一件事。"),
                 risk="中", action=f"D{number} 保留给最早的一件，其余各件在本简报中改编新号",
                 sources=sorted({item[0].source for item in items}), subject=f"D{number}",
                 key=f"register_collision:D{number}", carried_from=carried))
