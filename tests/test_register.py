@@ -438,3 +438,16 @@ def test_a_warning_heading_naming_its_number_raises_or_carries_it(line: str, num
                              date(2027, 3, 11), "lin")
     [item] = [i for i in brief.items if i.number == number]
     assert item.role == role and item.text
+
+
+@pytest.mark.parametrize(("text", "past"), [
+    ('Heron v1.0 GA "2027-03-11" 承诺', True),
+    ("Quill 计划于 2027-03-01 发布 serving system", True),
+    ("Corvid 承诺 2027-03-20 给出复现脚本", False),  # not yet due on 03-12
+    ("Lumen 2027-03-01 的数字只测一组", False),  # a date, no promise
+    ("Heron 承诺 2027-02-31 发布", False),  # no such day
+])
+def test_an_open_entry_tracking_a_promise_past_its_day_says_so(text: str, past: bool) -> None:
+    from agents.verifier.node import _promise_past
+
+    assert ("已过" in _promise_past(text, date(2027, 3, 12))) is past

@@ -151,6 +151,26 @@ def _notes(scan: WindowScan) -> list[VaultFile]:
     return [f for f in scan.files if f.path.startswith("inbox/") and not is_brief_path(f.path)]
 
 
+_PROMISE_WORDS = re.compile(r"承诺|计划于?|预计|将于|promise|planned|target", re.IGNORECASE)
+_DAY_IN_TEXT = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)(?!\d)")
+
+
+def _promise_past(text: str, day: date) -> str:
+    """An open entry tracking a dated promise whose day has passed as of the brief says so (the entry itself was
+    written before the day: "Mooncake Store v1.0 GA "2026-10-11" 承诺" read on 10-12)."""
+    if not _PROMISE_WORDS.search(text) or "已过" in text:
+        return text
+    due = []
+    for y, m, d in _DAY_IN_TEXT.findall(text):
+        try:
+            due.append(date(int(y), int(m), int(d)))
+        except ValueError:
+            continue  # "2026-02-31" names no day
+    if not due or max(due) >= day:
+        return text
+    return f"{text}（承诺日期 {max(due).isoformat()} 已过，截至 {day.isoformat()} 未见闭合记录：按逾期跟进，勿作已兑现）"
+
+
 def _sections(notes: Sequence[VaultFile]) -> list[tuple[str, int, str]]:
     """(path, first file line, text) of each heading's section of the notes (the text before the first heading
     is a section too)."""
@@ -237,7 +257,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                 or any(i in e.text for i in window_ids)  # about a paper the window names
                 or any(i in e.text for i in kept_ids)  # about a paper the living document keeps
                 or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", e.text) for n in kept_names))
-        entry = {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
+        entry = {"d": e.d, "text": _promise_past(e.text, scan.day), "risk": e.risk, "raised": e.raised,
+                 "carried_from": e.carried_from}
         # Another topic's open question is named, not silently left out: the reader sees what was set aside.
         (register_open if ours else register_elsewhere).append(entry if ours else {**entry, "source": e.source})
     listed = {e["d"]: e for e in register_open}
