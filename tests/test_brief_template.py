@@ -155,3 +155,8 @@ def test_a_warning_carrying_a_number_the_brief_calls_collided_says_so() -> None:
     [c2] = [line for line in lines if line.startswith("⚠️ C2")]
     assert "沿用 D301" in c1 and "该号另有他指" in c1
     assert "沿用 D305" in c2 and "该号另有他指" not in c2  # a number nobody else uses is carried plainly
+    # The register's own row keeps its number: a collision raised against it is the other use's to renumber.
+    brief.register_open = [{"d": "D305", "text": "编号冲突：D305 在不同来源中指 2 件不同的事", "risk": "中",
+                            "raised": "2027-03-14", "carried_from": None}]
+    [c2] = [line for line in render_markdown(brief).split("\n") if line.startswith("⚠️ C2")]
+    assert "该号另有他指" not in c2

@@ -301,6 +301,8 @@ def test_a_figure_of_another_subject_is_no_sub_result_of_this_one() -> None:
     # An item of a "·" set-up list is a condition (the workload), the list's first item may be the entity.
     ("## Corvid（arXiv 2709.41234）\n- 线程：8×H200 · 70B target + 1B draft · ShareGPT · QPS 8 → TTFT -61%", "2709.41234"),
     ("- Corvid：70B FP8 · 4×H100 · ShareGPT · batch 64 → TTFT -61%", "Corvid"),
+    # A line of prose ending in a colon names no entity by it: the section's.
+    ("## Corvid 0.4\n- 博客 Fig.4 的实验设置写得很全：16 × H100，对照 0.3 → P90 TTFT -61%", "Corvid"),
     # Near misses: a plain compound is no name; the sentence's own entity wins over its section's.
     ("## Corvid 0.4\n- precise prefix-cache routing 让 P90 TTFT 降 61%", "Corvid"),
     ("## Corvid 0.4\n- Quill 的 P90 TTFT 降 61%", "Quill"),

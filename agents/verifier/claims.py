@@ -566,7 +566,10 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
             # Else the line's head before its colon ("Corvid：70B · 4×H100 … → TTFT -61%", "**X 发布**：…").
             head = re.match(r"^[^：:]{2,40}[：:]", context)
             named = _names(_ASIDE.sub(" ", head.group(0)), sources) if head and head.end() <= pos else []
-            subject = named[-1].group(1) if named else None
+            # Only a head that opens with its name ("Corvid：…", "**X 发布**：…"), not prose ending in a colon.
+            lead = named[0] if named and not re.search(r"[\u4e00-\u9fffA-Za-z0-9]", head.group(0)[:named[0].start()]) \
+                else None  # type: ignore[union-attr]
+            subject = lead.group(1) if lead else None
         if subject is None and not table and mention.detail.get("heading"):
             # A figure whose sentence names no entity is of what its section is about ("## llm-d v0.10：…").
             heading = str(mention.detail["heading"])
