@@ -923,3 +923,18 @@ def test_a_digest_of_one_subject_and_its_sequel_is_named_by_the_subject(headings
                 for i, h in enumerate(headings)]
     item = Item(key="note:inbox/lin/2027-03-16-n.md", title="CSDN 合集", passages=passages)
     assert item_title(item) == title
+
+
+@pytest.mark.parametrize(("line", "joined"), [
+    ("- 就是 10-11 简报增量 1 那篇（arXiv 2709.40921），作者今天把代码和生产 trace 一起放了", True),
+    ("- this is the paper we carried on Monday (arXiv 2709.40921); code is out today", True),
+    # Near misses: a paper named in passing, or two papers.
+    ("- 思路和 arXiv 2709.40921 有点像，但不是一回事", False),
+    ("- 就是 2709.40921 和 2709.40922 两篇的合体", False),
+])
+def test_a_section_saying_which_paper_it_is_is_that_papers(line: str, joined: bool) -> None:
+    note = _File("inbox/lin/2027-10-12-n.md",
+                 f"# lin\n\n## 1. Quokka 代码开源（github.com/quokka/quokka）⭐⭐⭐⭐\n\n{line}\n  - 命中率 84%，TTFT p50 -41%\n")
+    items = cluster_items(extract_mentions(note.path, note.body), [note])
+    paper = next(i for i in items if "2709.40921" in i.arxiv)
+    assert bool(paper.passages) is joined

@@ -201,6 +201,11 @@ _LEADS_WITH_ID = re.compile(r"\s*(?:[-*•]\s*)?(?:\*\*)?(?:arXiv\s*[:：]?\s*\d
                             re.IGNORECASE)
 
 
+# A line saying what the section's subject is: "就是…那篇", "即", "也就是", "this is the paper", "same as".
+_SAME_AS = re.compile(r"就是|即是?|也就是|正是|\bthis is (?:the|that) (?:paper|work)\b|\bsame (?:paper|work) as\b",
+                      re.IGNORECASE)
+
+
 def _only_identifiers(line: str) -> bool:
     """The line gives identifiers and marks only: numbers, links, ratings, separators, no words of its own."""
     rest = re.sub(r"https?://\S+|(?:arXiv|doi)\s*[:：]?\s*|\d{4}\.\d{4,5}(?:v\d+)?|[⭐★☆⚠⚬·|/,，;；()（）\[\]<>\-*•>\s]",
@@ -210,6 +215,13 @@ def _only_identifiers(line: str) -> bool:
 
 def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], heading_text: str) -> set[str]:
     keys = set(anchors_by_line.get(passage.start, [])) | set(_named_keys(heading_text))
+    if keys and passage.heading:
+        # "## X 代码开源（github.com/x/x）" over "- 就是 10-11 简报那篇（arXiv 2610.09921）…": the repository and
+        # the paper it says it is are one subject.
+        for number, line in [(n, text) for n, text in passage.lines if text.strip()][:2]:
+            ids = {key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")}
+            if len(ids) == 1 and _SAME_AS.search(line):
+                return keys | ids
     if keys or not passage.heading:
         return keys
     named_source = False
@@ -235,7 +247,7 @@ def _subject_keys(passage: Passage, anchors_by_line: dict[int, list[str]], headi
         ids = [key for key in anchors_by_line.get(number, []) if key.startswith("arxiv:")]
         # (Under a source named without its link, a line leading with the paper's number: the page reports it.)
         if len(set(ids)) == 1 and (_LEADS_WITH_ID.match(line) or not named_source and (
-                _shares_words(line, heading_text) or _only_identifiers(line))):
+                _shares_words(line, heading_text) or _only_identifiers(line) or _SAME_AS.search(line))):
             # "### KV Cache 管理综述（Dell）" over "- Dell KV Cache 综述 arXiv 2603.20397": the heading's paper;
             # so is a line under the heading that only gives the paper ("arXiv 2610.01274 · https://… · ⭐⭐⭐⭐").
             return set(ids)
