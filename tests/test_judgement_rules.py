@@ -477,3 +477,16 @@ def test_two_findings_carrying_one_register_number_are_one_warning() -> None:
     assert [w.id for w in kept] == ["W1", "W3", "W4"]
     assert "Quill ttft" in kept[0].text and kept[0].sources == ["inbox/jay/n1.md", "inbox/jay/n2.md"]
     assert aside and "D305" in aside[0]["reason"]
+
+
+def test_a_sub_heading_about_another_thing_lends_the_item_neither_judgement_nor_warning(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay\n\n## Tier1-E · Quokka vs Corvid（H100）两源对齐 ⭐⭐⭐⭐⭐\n\n### 线索1 并表\n"
+            "- Lumen：Quokka TTFT 85ms，Corvid TTFT 380ms，H100\n- Otter：Quokka TTFT 42ms，Corvid TTFT 45ms，H100 FP8\n"
+            "- 结论：Quokka 口径接近，Corvid 差得离谱，KV cache 复用没开\n\n"
+            "### 线索3 Corvid vs Heron \"24x\" 条件警示 ⚠⚠⚬\n- 24x 混了调度与精度两个变量，prefill 和 decode 都没分开\n"
+            "- 结论：不能写成\"Corvid 比 Heron 快 24 倍\" ⚠⚠⚬\n")
+    brief = _day_brief(tmp_path, note)
+    [inc] = [i for i in brief.increments if "两源对齐" in i.title]
+    assert "24 倍" not in inc.argument
+    heron = [w.id for w in brief.warnings if "24" in w.text]
+    assert not set(heron) & set(inc.warnings)

@@ -32,6 +32,7 @@ from agents.integrator.increment_text import (
     card_status,
     core_argument,
     focus_text,
+    foreign_lines,
     item_title,
     key_points,
     relation_text,
@@ -945,6 +946,10 @@ def integrate(
             judgement = replace(judgement, status="carried", marked=f"来源注明无 NET-new：「{said[:60]}」（{item.sources[0]}）")
         title = item_title(item, judgement)
         on_item = _warnings_for(item, warnings)
+        # A warning standing only on lines under another subject's sub-heading is not this item's.
+        foreign = foreign_lines(item, title)
+        on_item = [w for w in on_item if not (cited := {(p, int(n)) for p, n in _CITED_LINE.findall(w.text)})
+                   or not cited <= foreign]
         credibility = score_credibility(item, results, on_item, fit.stars)
         # The selection ranks on what the vault says, not on whether arXiv was reached: stable offline/online.
         # A caveat qualifies a claim the brief passes on; it does not keep the item out of the brief.

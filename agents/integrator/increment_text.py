@@ -28,7 +28,7 @@ from agents.verifier.names import arxiv_name
 if TYPE_CHECKING:
     from agents.scanner.window import WindowScan
 
-__all__ = ["SEQUEL", "item_title", "tidy_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
+__all__ = ["SEQUEL", "foreign_lines", "item_title", "tidy_title", "focus_text", "key_points", "core_argument", "relation_text", "card_status"]
 
 _MAX_POINTS = 5
 _POINT_CHARS = 240
@@ -412,15 +412,37 @@ _APPROACH = re.compile(_LABELLED.format(labels="方案|做法|方法|思路|做�
 _RESULT = re.compile(_LABELLED.format(labels="结果|主结果|主要结果|实验结果|数字|results?|findings?"), re.IGNORECASE)
 
 
-def _labelled_lines(item: Item) -> list[tuple[str, int, str]]:
-    lines = [(p.path, number, line) for p in item.passages for number, line in p.lines]
+def _labelled_lines(item: Item, title: str = "") -> list[tuple[str, int, str]]:
+    """The item's lines, without those under a sub-heading about something its title does not name ("### 线索3
+    vLLM vs Ollama 24x" inside "SGLang vs vLLM vs TRT-LLM 三源数据对齐"): a judgement there is of that thing."""
+    own = {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", title) if len(w) >= 3}
+    lines = []
+    for p in item.passages:
+        other = False
+        for number, line in p.lines:
+            if line.lstrip().startswith("#"):
+                names = {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", line) if len(w) >= 3}
+                other = bool(own) and bool(names - own - _NOT_NAMES)
+            if not other:
+                lines.append((p.path, number, line))
     return lines + [(m.source, m.line, m.context or "") for m in item.anchors]
 
 
-def scout_judgement(item: Item) -> str | None:
+def foreign_lines(item: Item, title: str) -> set[tuple[str, int]]:
+    """(path, line) of the item's lines under a sub-heading about something its title does not name."""
+    kept = {(path, number) for path, number, _ in _labelled_lines(item, title)}
+    return {(p.path, number) for p in item.passages for number, _ in p.lines} - kept
+
+
+# Words a sub-heading uses that name no subject.
+_NOT_NAMES = frozenset({"vs", "and", "the", "ttft", "itl", "tpot", "tier", "top", "h100", "h200", "a100", "b200", "gpu",
+                        "fp8", "bf16", "kv", "cache"})
+
+
+def scout_judgement(item: Item, title: str = "") -> str | None:
     """Where a scout says why the item matters, quoted with where it stands; else its problem and
     approach as the scout summarised them; None when the sources say neither."""
-    lines = _labelled_lines(item)
+    lines = _labelled_lines(item, title)
     for path, number, line in lines:
         match = _JUDGEMENT.match(line)
         if match:
@@ -451,7 +473,7 @@ def core_argument(item: Item, title: str, judgement: Judgement, doc: str, late: 
     """Why the item matters against the living document; ``late``: what to say when the paper is older
     than its card (new to the vault, not a new paper): its month, or the warning that says so. The
     scout's own judgement of it, where a source gives one, leads."""
-    said = scout_judgement(item)
+    said = scout_judgement(item, title)
     lead = f"{said}。" if said else ""
     return lead + _status_argument(item, title, judgement, doc, late)
 
