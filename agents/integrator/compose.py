@@ -396,7 +396,9 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     # A caveat on a line of a section shared by several items (a list under "与各主轴的关系") is about the
     # item its quoted clause names, not whichever item the section went to.
     quoted = " ".join(re.findall(r"「([^」]*)」", warning.text))
-    shared = warning.kind == "caveat" and quoted and not mentions_item(quoted, item) and not (
+    # (Only a quote that is one clause of a line listing several items: "#9 B …——只有一台工程机 ⚠⚬⚬".)
+    listed = bool(re.search(r"^\s*[-*•]?\s*#\d|\s#\d", quoted))
+    shared = warning.kind == "caveat" and listed and not mentions_item(quoted, item) and not (
         item.card is not None and re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted))
     spans = {(p.path, p.start, p.end) for p in item.passages if not (shared and not p.by_heading)}
     if any(path == where and start <= int(line) <= end
