@@ -490,3 +490,29 @@ def test_a_sub_heading_about_another_thing_lends_the_item_neither_judgement_nor_
     assert "24 倍" not in inc.argument
     heron = [w.id for w in brief.warnings if "24" in w.text]
     assert not set(heron) & set(inc.warnings)
+
+
+@pytest.mark.parametrize(("row", "overdue"), [
+    # An open entry tracking a promise whose day passed: raised overdue under its own number, with today's word.
+    ('| D330 | Quokka Store v1.0 GA "2026-09-28" 承诺 | ⚠⚬ 低 | 2026-09-27 | 待核 | inbox/tom/2026-09-27-inference-e1prep.md |',
+     True),
+    # Near misses: not yet due; a dated finding that is no promise.
+    ('| D331 | Quokka Store v1.0 GA "2026-10-15" 承诺 | ⚠⚬ 低 | 2026-09-27 | 待核 | inbox/tom/2026-09-27-inference-e1prep.md |',
+     False),
+    ('| D332 | Quokka 2026-09-20 的 KV cache 数字只测一组 | ⚠⚬ 低 | 2026-09-27 | 待核 | inbox/tom/2026-09-27-inference-e1prep.md |',
+     False),
+])
+def test_an_open_entry_tracking_a_promise_past_its_day_is_raised_overdue(tmp_path, row: str, overdue: bool) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault, write_register
+    from tests.test_judgement_notes import run_with_store
+
+    root = _vault(tmp_path)
+    write_register(root, row)
+    (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
+        "# jay\n\n## Quokka Store 跟踪\n- Quokka Store v1.0 还是没有 tag，roadmap 改成 TBD，整体跳票；KV cache 池化照旧\n",
+        encoding="utf-8")
+    brief = run_with_store(root)
+    found = [w for w in brief.warnings if w.kind == "promise_overdue" and w.register == row.split("|")[1].strip()]
+    assert bool(found) is overdue
+    if overdue:
+        assert "跳票" in found[0].text and found[0].carried_from

@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from agents.scanner.briefs import BriefRecord, list_briefs
 from agents.scanner.derived import derive_file
 from agents.scanner.e1_format import is_brief_path
+from agents.scanner.excerpt import excerpt
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
@@ -28,6 +29,7 @@ from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
 from agents.verifier.promises import kept_on, track_promise_history
 from agents.verifier.register import (
+    OpenEntry,
     close_entry,
     closed_on,
     open_entries,
@@ -171,6 +173,27 @@ def _promise_past(text: str, day: date) -> str:
     return f"{text}（承诺日期 {max(due).isoformat()} 已过，截至 {day.isoformat()} 未见闭合记录：按逾期跟进，勿作已兑现）"
 
 
+_SLIPPED = re.compile(r"跳票|TBD|延期|推迟|没有?\s*(?:v?[\d.]+\s*)?tag|未(?:见)?发布|还没(?:发|放)|仍是|\bslipp?ed\b|"
+                      r"\bpostponed\b|\bno (?:release|tag)\b", re.IGNORECASE)
+
+
+def _overdue_entry(entry: OpenEntry, scan: WindowScan, index: int) -> BriefWarning:
+    """``promise_overdue`` for an open entry whose promised day has passed, carried under its number, with the
+    window's line saying it slipped where one names the promise's subject."""
+    subject = leading_system(entry.text, ()) or (re.findall(r"[A-Za-z][\w.+-]{2,}", entry.text) or [entry.d])[0]
+    said = next(((f.path, n, line.strip()) for f in scan.files if f.path.startswith("inbox/") and f.body
+                 for n, line in enumerate(f.body.split("\n"), start=f.body_line)
+                 if subject.lower() in line.lower() and _SLIPPED.search(line)), None)
+    text = _promise_past(entry.text, scan.day)
+    if said is not None:
+        text += f"；今日来源：{said[0]} L{said[1]}：「{excerpt(said[2], 100)}」"
+    return BriefWarning(id=f"W{index}", register=entry.d, kind="promise_overdue", text=f"{text}。", risk="中",
+                        action="升级为逾期（跳票）跟进，不锚定时间线，不写成已兑现；见到发布再闭合",
+                        sources=[s for s in (entry.source, said[0] if said else None) if s],
+                        carried_from=entry.carried_from or f"register {entry.d}", subject=subject,
+                        key=f"promise_overdue:register:{entry.d}")
+
+
 def _sections(notes: Sequence[VaultFile]) -> list[tuple[str, int, str]]:
     """(path, first file line, text) of each heading's section of the notes (the text before the first heading
     is a section too)."""
@@ -257,8 +280,11 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                 or any(i in e.text for i in window_ids)  # about a paper the window names
                 or any(i in e.text for i in kept_ids)  # about a paper the living document keeps
                 or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", e.text) for n in kept_names))
-        entry = {"d": e.d, "text": _promise_past(e.text, scan.day), "risk": e.risk, "raised": e.raised,
-                 "carried_from": e.carried_from}
+        if ours and _promise_past(e.text, scan.day) != e.text:
+            # An open entry tracking a promise whose day has passed: today's overdue finding, under its number.
+            warnings.append(_overdue_entry(e, scan, len(warnings) + 1))
+            continue
+        entry = {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         # Another topic's open question is named, not silently left out: the reader sees what was set aside.
         (register_open if ours else register_elsewhere).append(entry if ours else {**entry, "source": e.source})
     listed = {e["d"]: e for e in register_open}
