@@ -516,3 +516,17 @@ def test_an_open_entry_tracking_a_promise_past_its_day_is_raised_overdue(tmp_pat
     assert bool(found) is overdue
     if overdue:
         assert "跳票" in found[0].text and found[0].carried_from
+
+
+@pytest.mark.parametrize(("line", "new"), [
+    ("- P-EAGLE 默认开启，官方说 2-4× 加速区间不变", False),
+    ("- decode 吞吐 1.9×，same as before", False),
+    ("- 与 v0.30 持平：TTFT 210 ms", True),  # the clause holding the figure says nothing of change
+    ("- 新 proposer 加速 2-4×，和论文不一致", True),
+    ("- decode 吞吐提到 2.6×", True),
+])
+def test_a_figure_its_clause_says_is_unchanged_is_no_news(line: str, new: bool) -> None:
+    from agents.integrator.select import said_unchanged
+
+    [figure] = [m for m in extract_mentions("inbox/jay/n.md", line) if m.kind == "figure"]
+    assert (not said_unchanged(figure)) is new

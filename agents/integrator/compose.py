@@ -63,6 +63,7 @@ from agents.integrator.select import (
     judge_status,
     mentions_item,
     rank_score,
+    said_unchanged,
     select_items,
     source_health,
 )
@@ -258,7 +259,7 @@ def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tup
         return judgement
     # Only the figures the product's bullets do not already hold: a patch release restating them brings none.
     known = "\n".join(str(b.text) for _, b in bullets)
-    fresh = [f for f in item.figures if not f.detail.get("spec") and not figure_known(f, known)]
+    fresh = [f for f in item.figures if not f.detail.get("spec") and not figure_known(f, known) and not said_unchanged(f)]
     return replace(judgement, status="integrated", bullets=bullets[:3], new_figures=fresh)
 
 

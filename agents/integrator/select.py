@@ -35,6 +35,7 @@ __all__ = [
     "SourceHealth",
     "judge_status",
     "figure_known",
+    "said_unchanged",
     "mentions_item",
     "cut_reason",
     "item_text",
@@ -94,6 +95,19 @@ def mentions_item(text: str, item: Item) -> bool:
         if bare in lowered or (root and host and host not in _GENERIC_HOSTS and host in lowered):
             return True
     return any(name in lowered for name in item.names)
+
+
+# A figure its line says is as before ("2-4× 区间不变", "same as v0.30", "持平"): no news of the item.
+_UNCHANGED = re.compile(r"(?<![不没])变化?不大|不变|没变|未变|照旧|持平|(?<!不)一致|\bunchanged\b|\bsame as (?:before|v?\d)|\bno change\b", re.IGNORECASE)
+
+
+def said_unchanged(figure: Any) -> bool:
+    """The figure's own clause says it did not change."""
+    context = str(getattr(figure, "context", "") or "")
+    raw = str(getattr(figure, "raw", "") or "")
+    at = context.find(raw)
+    clause = re.split(r"[；;。]", context[at:] if at >= 0 else context)[0]
+    return bool(_UNCHANGED.search(clause))
 
 
 def figure_known(figure: Any, known: str) -> bool:
@@ -270,7 +284,7 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
     # A brief's figures relay its own topic's notes and documents: news only when a scout's note gives them.
     new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
-                   and not figure_known(f, known)]
+                   and not figure_known(f, known) and not said_unchanged(f)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     status = "integrated" if new_figures or new_card else "carried"
