@@ -199,7 +199,9 @@ def test_credibility_follows_the_content_and_not_the_lookup():
 
 
 def test_density_and_honesty_tell_thin_day_from_broken_input():
-    assert density_of(["net_new"] * 3) == "高"
+    assert density_of(["net_new"] * 7) == "高"
+    assert density_of(["net_new"] * 6 + ["integrated"] * 2) == "中高"  # the team's "中-高" day of six NET-new
+    assert density_of(["net_new"] * 3) == "中高"
     assert density_of(["net_new", "net_new"] + ["integrated"] * 5) == "中高"
     assert density_of(["integrated"] * 2) == "低"
     history = [{"jay": 8, "spark": 2, "tom": 2}] * 14

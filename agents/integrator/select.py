@@ -375,11 +375,12 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
 
 
 def density_of(statuses: Sequence[str]) -> str:
-    """高 / 中高 / 中 / 低 from the day's actual novelty (NET-new weighs most)."""
+    """高 / 中高 / 中 / 低 from the day's actual novelty (NET-new weighs most), on the team's scale: a day of
+    four to six NET-new items is 中高 in their own briefs ("中-高" with six on 09-28), 高 is a day beyond that."""
     new, integrated = statuses.count("net_new"), statuses.count("integrated")
-    if new >= 3:
+    if new >= 7:
         return "高"
-    if new >= 1 and new + integrated >= 5:
+    if new >= 3 or (new >= 1 and new + integrated >= 5):
         return "中高"
     if new >= 1 or integrated >= 3:
         return "中"
