@@ -109,3 +109,12 @@ def test_a_short_number_beside_its_carded_papers_name_is_repaired(line: str, rep
     card = SimpleNamespace(arxiv="2710.01187", title="Quokka: Bandwidth-Aware KV Placement", card=1580)
     found = certain_repairs(extract_mentions("inbox/spark/2027-10-03-rss.md", line), [card], by_card_name=True)  # type: ignore[list-item]
     assert (found.get(next(iter(found)), (None,))[0] if found else None) == repaired
+
+
+@pytest.mark.parametrize(("warning", "shown"), [("D219", "（D219）"), ("C5", None), ("W3", None)])
+def test_a_mistaken_numbers_entry_names_its_finding_by_register_number_only(warning: str, shown: str | None) -> None:
+    from agents.integrator.cluster import MistakenNumber
+    from agents.integrator.compose import _mistaken_entry
+
+    entry = _mistaken_entry("2710.05528", MistakenNumber("2709.45528", "Quokka", warning), [], {})
+    assert (shown in entry.note) if shown else (f"（{warning}）" not in entry.note)

@@ -351,7 +351,9 @@ def _mistaken_entry(arxiv_id: str, mistaken: MistakenNumber, versions: Collectio
     """
     result = results.get(arxiv_id)
     verdict = result.verified if result else "unverified"
-    why = f"与 {mistaken.likely} 同名「{mistaken.name}」（{mistaken.warning}），号码疑为笔误，可能是 {mistaken.likely}"
+    # The finding is named by its register number, which stays; a warning id may be renumbered or set aside.
+    said = f"（{mistaken.warning}）" if re.fullmatch(r"D\d+", mistaken.warning or "") else ""
+    why = f"与 {mistaken.likely} 同名「{mistaken.name}」{said}，号码疑为笔误，可能是 {mistaken.likely}"
     return ArxivEntry(
         id=arxiv_id, version=f"v{max(versions)}" if versions else None,
         verified="mismatch" if verdict == "ok" else verdict,
