@@ -530,3 +530,19 @@ def test_a_figure_its_clause_says_is_unchanged_is_no_news(line: str, new: bool) 
 
     [figure] = [m for m in extract_mentions("inbox/jay/n.md", line) if m.kind == "figure"]
     assert (not said_unchanged(figure)) is new
+
+
+def test_an_open_entry_about_a_paper_this_slots_own_brief_carried_is_this_topics(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault, write_register
+    from tests.test_judgement_notes import run_with_store
+
+    root = _vault(tmp_path)
+    write_register(root, "| D340 | Heronset arXiv 2609.47746 误差 <5% 只在 2 个公开 trace 上验证 | ⚠⚬⚬ 中低 | 2026-09-26 | 待核 | "
+                         "inbox/mei/2026-09-26-serving-e1prep.md |",
+                   "| D341 | Larch 存储层带宽与官方规格不一致 | ⚠⚬ 低 | 2026-09-26 | 待核 | inbox/mei/2026-09-26-serving-e1prep.md |")
+    (root / "inbox/tom/2026-09-28-inference-e1prep.md").write_text(
+        "inference · E1 预消化简报(2026-09-28)\n\n二、增量条目\n\n增量 1：arXiv 2609.47746 · Heronset（⭐⭐⭐⭐）\n",
+        encoding="utf-8")
+    brief = run_with_store(root)
+    assert "D340" in {e["d"] for e in brief.register_open}  # the slot's own increment's open question
+    assert "D341" not in {e["d"] for e in brief.register_open}  # another topic's, about nothing of ours

@@ -269,6 +269,8 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     kept_ids = set(scan.living.anchored_ids(scan.day, scan.end))
     kept_names = {name for _, bullet in scan.living.anchored_as_of(scan.day, scan.end)
                   if (name := leading_system(str(bullet.text), scan.topic.keywords))}
+    # The papers this slot's own earlier briefs listed as increments (a document not yet merged still owes them).
+    own_papers = {p.arxiv for b in briefs if b.path in own_record for p in b.increments if p.arxiv}
     register_open, register_elsewhere = [], []
     _close_settled(ctx, scan.day, notes, {e.number for e in open_entries(ctx.db, scan.end, own, superseded)})
     for e in open_entries(ctx.db, scan.end, own, superseded):
@@ -279,6 +281,7 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                 or (e.source or "").endswith(f"-{scan.topic.slot}.md")  # this slot raised it
                 or any(i in e.text for i in window_ids)  # about a paper the window names
                 or any(i in e.text for i in kept_ids)  # about a paper the living document keeps
+                or any(i in e.text for i in own_papers)  # about a paper this slot's own briefs carried
                 or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", e.text) for n in kept_names))
         if ours and _promise_past(e.text, scan.day) != e.text:
             # An open entry tracking a promise whose day has passed: today's overdue finding, under its number.
