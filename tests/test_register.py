@@ -448,6 +448,6 @@ def test_a_warning_heading_naming_its_number_raises_or_carries_it(line: str, num
     ("Heron 承诺 2027-02-31 发布", False),  # no such day
 ])
 def test_an_open_entry_tracking_a_promise_past_its_day_says_so(text: str, past: bool) -> None:
-    from agents.verifier.node import _promise_past
+    from agents.verifier.promises import promise_past as _promise_past
 
     assert ("已过" in _promise_past(text, date(2027, 3, 12))) is past

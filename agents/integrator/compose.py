@@ -82,7 +82,12 @@ from agents.scanner.mentions import RANK_LABEL
 from agents.scanner.queue import claimed_flag
 from agents.scanner.register import D_NUMBER
 from agents.verifier.caveats import is_metadata_caveat
-from agents.verifier.identifiers import certain_repairs, renumbered_mentions, repaired_mentions
+from agents.verifier.identifiers import (
+    CARD_NAME_REPAIR,
+    certain_repairs,
+    renumbered_mentions,
+    repaired_mentions,
+)
 from agents.verifier.names import leading_system
 from agents.verifier.register import ITEM_KINDS
 from state.models import (
@@ -373,8 +378,7 @@ def _restates(caveat: BriefWarning, finding: BriefWarning) -> bool:
         return True
     # The caveat's flagged line is one the finding lists ("…同一组实验…75% 从哪来的不知道 ⚠⚠⚬" under the
     # conflict it is about): one doubt, said once.
-    cited = set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", finding.text))
-    flags = set(re.findall(r"((?:inbox|organized)/\S+?\.md) L(\d+)", caveat.text))
+    cited, flags = set(_CITED_LINE.findall(finding.text)), set(_CITED_LINE.findall(caveat.text))
     if cited & flags:
         return True
     shared = set(re.findall(r"\d+(?:\.\d+)?%|\d+(?:\.\d+)?×", caveat.text.split("——", 1)[-1])) & set(
@@ -401,13 +405,13 @@ def _about(warning: BriefWarning, item: Item) -> bool:
     quoted = " ".join(re.findall(r"「([^」]*)」", warning.text))
     # (Only a quote that is one clause of a line listing several items: "#9 B …——只有一台工程机 ⚠⚬⚬".)
     listed = bool(re.search(r"^\s*[-*•]?\s*#\d|\s#\d", quoted))
-    shared = warning.kind == "caveat" and listed and not mentions_item(quoted, item) and not (
-        item.card is not None and re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted))
+    carded = item.card is not None and bool(re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted))
+    shared = warning.kind == "caveat" and listed and not mentions_item(quoted, item) and not carded
     spans = {(p.path, p.start, p.end) for p in item.passages if not (shared and not p.by_heading)}
     if any(path == where and start <= int(line) <= end
            for where, line in _CITED_LINE.findall(warning.text) for path, start, end in spans):
         return True
-    if warning.kind == "caveat" and item.card is not None and re.search(rf"(?:卡|card)\s*{item.card.card}\b", quoted):
+    if warning.kind == "caveat" and carded:
         return True  # "#9 NPU prefill（已入卡 1573）…⚠⚬⚬": the card's paper
     if item.key.startswith("note:"):
         subject = warning.subject or ""
@@ -805,9 +809,10 @@ def integrate(
     as_of_version = scan.living.version_as_of(scan.day, scan.end)
     doc = living_doc_label(scan)
     anchored = scan.living.anchored_as_of(scan.day, scan.end)
-    repairs = certain_repairs(scan.mentions, scan.cards)
-    # A short number beside its carded paper's name joins that paper's item; it is still warned of and listed.
+    # A short number beside its carded paper's name joins that paper's item (``joined``); it is still warned of
+    # and listed, so only the other repairs are said as repaired (``repairs``).
     joined = certain_repairs(scan.mentions, scan.cards, by_card_name=True)
+    repairs = {written: fix for written, fix in joined.items() if not fix[1].startswith(CARD_NAME_REPAIR)}
     titles = {row.arxiv: row.title for row in (scan.queue.rows if scan.queue else []) if row.title}
     titles.update({str(card.arxiv): str(card.title) for card in scan.cards})
     titles.update({k: e.title for k, e in results.items() if e.verified == "ok" and e.title})

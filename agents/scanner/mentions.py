@@ -10,8 +10,9 @@ from datetime import date
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.caveats import LIST_HEADING, NOT_COMPARABLE, find_caveats
-from agents.scanner.delivery import partial_in
+from agents.scanner.delivery import PARTIAL, partial_in
 from agents.scanner.instructions import is_instruction
+from agents.scanner.notes import heading_spans
 from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sentence
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
@@ -316,14 +317,15 @@ def extract_source_mentions(source: str, text: str, first_line: int = 1,
 def _mark_partial_sections(mentions: list[Mention], text: str) -> None:
     """Every mention of a section saying a release kept only part of a promise carries that line
     (``detail["partial"]``): a line there saying "released" is then evidence of a part, not of the whole."""
+    if not PARTIAL.search(text):
+        return  # the common case, on every source read: one scan, no sections
     lines = text.split("\n")
-    starts = [0, *(i for i, line in enumerate(lines) if line.lstrip().startswith("#") and i)]
-    bounds = list(zip(starts, [*starts[1:], len(lines)], strict=True))
+    bounds = heading_spans(lines)
     said = {start: partial_in(lines[start:end]) for start, end in bounds}
     if not any(said.values()):
         return
     for mention in mentions:
-        start = max(s for s in starts if s <= mention.line - 1)
+        start = max(s for s, _ in bounds if s <= mention.line - 1)
         found = said[start]
         if found is not None:
             mention.detail = {**mention.detail, "partial": found.line, "half": found.half}

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 from agents.scanner.frontmatter import FrontMatter, parse_front_time, split_front_matter
 
 __all__ = [
+    "heading_spans",
     "NoteName",
     "VaultFile",
     "parse_note_name",
@@ -343,3 +344,10 @@ def _resolve_time(file: VaultFile, tz: ZoneInfo) -> None:
         file.time, file.time_from = when, "body"
         return
     file.time, file.time_from = datetime.combine(file.name.day, ASSUMED_TIME, tzinfo=tz), "date_only"
+
+
+def heading_spans(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) line indexes of each heading's section of ``lines``; the text before the first heading is
+    a section too. The one place notes are cut into sections by their headings."""
+    starts = [0, *(i for i, line in enumerate(lines) if i and line.lstrip().startswith("#"))]
+    return list(zip(starts, [*starts[1:], len(lines)], strict=True))

@@ -17,7 +17,7 @@ from agents.verifier.names import ArxivName, arxiv_names, name_key, name_words
 from state.models import BriefWarning, Mention
 
 __all__ = ["digits_within", "likely_ids", "certain_repairs", "repaired_mentions", "renumbered_mentions", "check_malformed", "check_id_conflicts", "check_single_source",
-           "check_titles_under_other_numbers"]
+           "check_titles_under_other_numbers", "CARD_NAME_REPAIR"]
 
 # A paper's proper name: one token with an inner capital, a digit or a hyphen ("PolyKV", "Workload-Router-Pool").
 # Descriptions and nicknames ("Inference Control Plane", "CDB") differ legitimately and are not compared.
@@ -88,6 +88,9 @@ def digits_within(short: str, full: str) -> bool:
     return short != full and short[:5] == full[:5] and all(ch in rest for ch in short)
 
 
+CARD_NAME_REPAIR = "同一行写明"  # how a repair by the carded paper's name on the line begins (``certain_repairs``)
+
+
 def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike],
                     by_card_name: bool = False) -> dict[str, tuple[str, str]]:
     """Malformed numbers whose intended identifier is certain: the one well-formed number that starts with
@@ -111,8 +114,8 @@ def certain_repairs(mentions: Sequence[Mention], cards: Sequence[CardLike],
                  and re.search(rf"(?<![\w-]){re.escape(lead)}(?![\w-])", line, re.IGNORECASE)]
         if len(named) == 1:
             card = named[0]
-            repairs[digits] = (str(card.arxiv), f"同一行写明「{_lead(str(card.title))}」（卡 {card.card}，arXiv {card.arxiv}），"
-                                                f"本号为其缺位写法")
+            repairs[digits] = (str(card.arxiv), f"{CARD_NAME_REPAIR}「{_lead(str(card.title))}」（卡 {card.card}，"
+                                                f"arXiv {card.arxiv}），本号为其缺位写法")
     return repairs
 
 

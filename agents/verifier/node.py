@@ -14,11 +14,10 @@ from langgraph.runtime import Runtime
 from agents.scanner.briefs import BriefRecord, list_briefs
 from agents.scanner.derived import derive_file
 from agents.scanner.e1_format import is_brief_path
-from agents.scanner.excerpt import excerpt
 from agents.scanner.kept_mentions import BODY_MENTIONS, TEXT_MENTIONS
 from agents.scanner.mentions import extract_mentions
 from agents.scanner.node import current_scan
-from agents.scanner.notes import VaultFile
+from agents.scanner.notes import VaultFile, heading_spans
 from agents.scanner.register import closures_in, raises_in
 from agents.scanner.relevance import relevance
 from agents.scanner.window import WindowScan
@@ -27,9 +26,8 @@ from agents.verifier.checks import run_checks
 from agents.verifier.identifiers import likely_ids
 from agents.verifier.names import arxiv_name, leading_system
 from agents.verifier.outage import find_outage, without_outage
-from agents.verifier.promises import kept_on, track_promise_history
+from agents.verifier.promises import kept_on, overdue_entry, promise_past, track_promise_history
 from agents.verifier.register import (
-    OpenEntry,
     close_entry,
     closed_on,
     open_entries,
@@ -153,56 +151,14 @@ def _notes(scan: WindowScan) -> list[VaultFile]:
     return [f for f in scan.files if f.path.startswith("inbox/") and not is_brief_path(f.path)]
 
 
-_PROMISE_WORDS = re.compile(r"承诺|计划于?|预计|将于|promise|planned|target", re.IGNORECASE)
-_DAY_IN_TEXT = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)(?!\d)")
-
-
-def _promise_past(text: str, day: date) -> str:
-    """An open entry tracking a dated promise whose day has passed as of the brief says so (the entry itself was
-    written before the day: "Mooncake Store v1.0 GA "2026-10-11" 承诺" read on 10-12)."""
-    if not _PROMISE_WORDS.search(text) or "已过" in text:
-        return text
-    due = []
-    for y, m, d in _DAY_IN_TEXT.findall(text):
-        try:
-            due.append(date(int(y), int(m), int(d)))
-        except ValueError:
-            continue  # "2026-02-31" names no day
-    if not due or max(due) >= day:
-        return text
-    return f"{text}（承诺日期 {max(due).isoformat()} 已过，截至 {day.isoformat()} 未见闭合记录：按逾期跟进，勿作已兑现）"
-
-
-_SLIPPED = re.compile(r"跳票|TBD|延期|推迟|没有?\s*(?:v?[\d.]+\s*)?tag|未(?:见)?发布|还没(?:发|放)|仍是|\bslipp?ed\b|"
-                      r"\bpostponed\b|\bno (?:release|tag)\b", re.IGNORECASE)
-
-
-def _overdue_entry(entry: OpenEntry, scan: WindowScan, index: int) -> BriefWarning:
-    """``promise_overdue`` for an open entry whose promised day has passed, carried under its number, with the
-    window's line saying it slipped where one names the promise's subject."""
-    subject = leading_system(entry.text, ()) or (re.findall(r"[A-Za-z][\w.+-]{2,}", entry.text) or [entry.d])[0]
-    said = next(((f.path, n, line.strip()) for f in scan.files if f.path.startswith("inbox/") and f.body
-                 for n, line in enumerate(f.body.split("\n"), start=f.body_line)
-                 if subject.lower() in line.lower() and _SLIPPED.search(line)), None)
-    text = _promise_past(entry.text, scan.day)
-    if said is not None:
-        text += f"；今日来源：{said[0]} L{said[1]}：「{excerpt(said[2], 100)}」"
-    return BriefWarning(id=f"W{index}", register=entry.d, kind="promise_overdue", text=f"{text}。", risk="中",
-                        action="升级为逾期（跳票）跟进，不锚定时间线，不写成已兑现；见到发布再闭合",
-                        sources=[s for s in (entry.source, said[0] if said else None) if s],
-                        carried_from=entry.carried_from or f"register {entry.d}", subject=subject,
-                        key=f"promise_overdue:register:{entry.d}")
-
-
 def _sections(notes: Sequence[VaultFile]) -> list[tuple[str, int, str]]:
     """(path, first file line, text) of each heading's section of the notes (the text before the first heading
     is a section too)."""
     found = []
     for file in notes:
         lines = file.body.split("\n")
-        starts = [0, *(i for i, line in enumerate(lines) if i and line.lstrip().startswith("#"))]
-        for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
-            found.append((file.path, file.body_line + start, "\n".join(lines[start:end])))
+        found.extend((file.path, file.body_line + start, "\n".join(lines[start:end]))
+                     for start, end in heading_spans(lines))
     return found
 
 
@@ -283,9 +239,9 @@ def verify(state: RunState, runtime: Runtime[BatonContext]) -> dict:
                 or any(i in e.text for i in kept_ids)  # about a paper the living document keeps
                 or any(i in e.text for i in own_papers)  # about a paper this slot's own briefs carried
                 or any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", e.text) for n in kept_names))
-        if ours and _promise_past(e.text, scan.day) != e.text:
+        if ours and promise_past(e.text, scan.day) != e.text:
             # An open entry tracking a promise whose day has passed: today's overdue finding, under its number.
-            warnings.append(_overdue_entry(e, scan, len(warnings) + 1))
+            warnings.append(overdue_entry(e, scan.files, scan.day, len(warnings) + 1))
             continue
         entry = {"d": e.d, "text": e.text, "risk": e.risk, "raised": e.raised, "carried_from": e.carried_from}
         # Another topic's open question is named, not silently left out: the reader sees what was set aside.

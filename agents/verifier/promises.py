@@ -26,12 +26,13 @@ from agents.scanner.excerpt import excerpt
 from agents.scanner.mentions import MENTIONS_FORMAT, PLATFORM, extract_mentions
 from agents.scanner.notes import VaultFile, in_path_order, parse_note_name
 from agents.verifier.names import PROPER_NAME
-from agents.verifier.register import serialised
+from agents.verifier.register import OpenEntry, serialised
 from state.db import Database
 from state.models import BriefWarning, Mention
 from state.tables.register import PromiseRow, RegisterEntryRow
 
 __all__ = [
+    "promise_past", "overdue_entry",
     "promise_subject","PROMISE_HISTORY_DAYS", "track_promises", "track_promise_history", "promise_warnings"]
 
 PROMISE_HISTORY_DAYS = 31  # a fresh store learns the promises of the notes of this many days before the window
@@ -259,3 +260,44 @@ def promise_warnings(db: Database, day: date, partial: Mapping[str, str] | None 
                                          subject=promise_subject(row.text) or row.when,
                                          key=f"promise:{row.key}"))
     return warnings
+
+
+_PROMISE_WORDS = re.compile(r"承诺|计划于?|预计|将于|promise|planned|target", re.IGNORECASE)
+_DAY_IN_TEXT = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)(?!\d)")
+
+
+def promise_past(text: str, day: date) -> str:
+    """An open entry tracking a dated promise whose day has passed as of the brief says so (the entry itself was
+    written before the day: "Mooncake Store v1.0 GA "2026-10-11" 承诺" read on 10-12)."""
+    if not _PROMISE_WORDS.search(text) or "已过" in text:
+        return text
+    due = []
+    for y, m, d in _DAY_IN_TEXT.findall(text):
+        try:
+            due.append(date(int(y), int(m), int(d)))
+        except ValueError:
+            continue  # "2026-02-31" names no day
+    if not due or max(due) >= day:
+        return text
+    return f"{text}（承诺日期 {max(due).isoformat()} 已过，截至 {day.isoformat()} 未见闭合记录：按逾期跟进，勿作已兑现）"
+
+
+_SLIPPED = re.compile(r"跳票|TBD|延期|推迟|没有?\s*(?:v?[\d.]+\s*)?tag|未(?:见)?发布|还没(?:发|放)|仍是|\bslipp?ed\b|"
+                      r"\bpostponed\b|\bno (?:release|tag)\b", re.IGNORECASE)
+
+
+def overdue_entry(entry: OpenEntry, files: Sequence[VaultFile], day: date, index: int) -> BriefWarning:
+    """``promise_overdue`` for an open entry whose promised day has passed, carried under its number, with the
+    window's line saying it slipped where one names the promise's subject."""
+    subject = promise_subject(entry.text) or (re.findall(r"[A-Za-z][\w.+-]{2,}", entry.text) or [entry.d])[0]
+    said = next(((f.path, n, line.strip()) for f in files if f.path.startswith("inbox/") and f.body
+                 for n, line in enumerate(f.body.split("\n"), start=f.body_line)
+                 if subject.lower() in line.lower() and _SLIPPED.search(line)), None)
+    text = promise_past(entry.text, day)
+    if said is not None:
+        text += f"；今日来源：{said[0]} L{said[1]}：「{excerpt(said[2], 100)}」"
+    return BriefWarning(id=f"W{index}", register=entry.d, kind="promise_overdue", text=f"{text}。", risk="中",
+                        action="升级为逾期（跳票）跟进，不锚定时间线，不写成已兑现；见到发布再闭合",
+                        sources=[s for s in (entry.source, said[0] if said else None) if s],
+                        carried_from=entry.carried_from or f"register {entry.d}", subject=subject,
+                        key=f"promise_overdue:register:{entry.d}")
