@@ -940,3 +940,39 @@ def test_a_section_saying_which_paper_it_is_is_that_papers(line: str, joined: bo
     items = cluster_items(extract_mentions(note.path, note.body), [note])
     paper = next(i for i in items if "2709.40921" in i.arxiv)
     assert bool(paper.passages) is joined
+
+
+@pytest.mark.parametrize(("lines", "other", "gives_way"), [
+    # The tied item restates two of the chosen item's own figures: it gives way to the one that does not.
+    (["- Orrery 站：吞吐 21,400 vs 17,900 tok/s，TTFT 63 ms"], ["- 吞吐 21,400 vs 17,900 tok/s"], True),
+    (["- throughput 21,400 vs 17,900 tok/s on H200 (per the Orrery post)"], ["- 21,400 / 17,900 tok/s"], True),
+    # One shared figure is a coincidence, not a restatement; nor is a year or a version.
+    (["- 吞吐 21,400 tok/s，P99 880 ms"], ["- 21,400 tok/s，P99 1,240 ms"], False),
+    (["- 2026 年 v0.30.1 发布，延迟 1,250 ms"], ["- 2026 年 v0.30.1 的数字：延迟 3,100 ms"], False),
+])
+def test_a_tie_goes_to_the_item_that_does_not_repeat_a_chosen_ones_figures(lines: list[str], other: list[str],
+                                                                             gives_way: bool) -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.scope import STRONG, TopicFit
+    from agents.integrator.select import Judgement, cut_reason, rank_score, select_items
+
+    def row(key: str, body: list[str]):
+        passage = Passage("inbox/lin/2027-03-16-n.md", 1, len(body) + 1, f"## {key}",
+                          [(n, line) for n, line in enumerate(body, start=2)])
+        item = Item(key=key, keys={key}, sources=["inbox/lin/2027-03-16-n.md"], passages=[passage])
+        return item, Judgement("integrated"), TopicFit(True, STRONG, stars=3), 3
+
+    first = row("url:https://a-first.dev", [*other, "- 另一行", "- 再一行"])
+    repeating = row("url:https://b-repeats.dev", lines)
+    fresh = row("url:https://c-fresh.dev", ["- 没有数字的一行"])
+    scores = {round(rank_score(r[0], r[1].status, r[3], r[2].relevance, r[2].stars), 1) for r in (repeating, fresh)}
+    assert len(scores) == 1  # a true tie: only the repetition decides
+    rows = [first, repeating, fresh]
+    chosen = select_items(rows, (1, 2))
+    assert chosen[0][0].key == "url:https://a-first.dev"
+    picked = {r[0].key for r in chosen}
+    assert ("url:https://c-fresh.dev" in picked) == gives_way
+    if gives_way:
+        reason = cut_reason(repeating[0], repeating[1], repeating[2], rows, chosen, (1, 2),
+                            {"url:https://a-first.dev": "Orrery 对比"})
+        assert "持平" in reason and "「Orrery 对比」" in reason

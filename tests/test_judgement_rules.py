@@ -546,3 +546,51 @@ def test_an_open_entry_about_a_paper_this_slots_own_brief_carried_is_this_topics
     brief = run_with_store(root)
     assert "D340" in {e["d"] for e in brief.register_open}  # the slot's own increment's open question
     assert "D341" not in {e["d"] for e in brief.register_open}  # another topic's, about nothing of ours
+
+
+_SECTIONS = ("## §7.2 网关编排（Tessera · K8s）\n- Tessera 1.0：K8s 原生推理网关，按 KV 命中路由〔v9 · 2026-09-20〕\n"
+             "## §8.1 Prompt Routing 与 Agentic 工作流\n- 路由按意图分流〔v9 · 2026-09-20〕\n"
+             "## §8.3 Agent 观察\n- 失败模式三类〔v9 · 2026-09-20〕\n")
+
+
+@pytest.mark.parametrize(("title", "subject"), [
+    ("Tessera · Routing wins you can measure", "Tessera"),       # a page of an anchored system's own site
+    ("tessera：多集群调度博客", "Tessera"),                       # any case
+    ("K8s DRA 调度器接入推理网关", "K8s"),                         # a name by its form (a digit)
+    ("Prompt Routing 决策表（输入:输出 > 10:1）", "Prompt Routing"),  # a section's two-word subject
+    ("prompt routing in production: a decision table", "Prompt Routing"),
+    ("Agentic 工作流的成本账", None),                              # one word of a subject is not the subject
+    ("Agent 失败复盘三则", None),                                  # a lone common word names no subject
+    ("关于 Tessera 的一篇评测", None),                              # named mid-title: not what the page is about
+    ("Tesseract OCR 推理加速", None),                              # another name that starts alike
+    ("Tessera-RL 强化学习框架", None),                              # a name joined to another is another name
+    ("Routing 综述", None),
+])
+def test_a_page_opening_with_a_subject_the_document_keeps_names_that_subject(title: str, subject: str | None) -> None:
+    from agents.integrator.scope import section_subjects, subject_anchored, tracked_subjects
+
+    doc = parse_living_doc("# inference\n\n" + _SECTIONS)
+    tracked = tracked_subjects([b for s in doc.sections for b in s.bullets])
+    found = subject_anchored(title, section_subjects(doc.sections), tracked)
+    assert (found.lower() if found else None) == (subject.lower() if subject else None)
+
+
+@pytest.mark.parametrize(("note", "status"), [
+    # A page about an anchored system, with no paper of its own: it adds to that system's entry.
+    ("## Tessera · Routing wins you can measure ⭐⭐⭐⭐\n- https://tessera.dev/blog/routing-wins\n"
+     "- 结论：KV 命中感知路由不是可选优化，是生产的必要条件\n- 多实例下不感知前缀，命中率塌掉\n", "integrated"),
+    ("## Prompt Routing 决策表 ⭐⭐⭐⭐\n- https://blog.example.org/prompt-routing-table\n"
+     "- 输入:输出 > 10:1 时先做路由与上下文裁剪，再谈模型级优化\n- 意图分流后 prefix cache 命中率与 KV cache 占用都按成本排序\n",
+     "integrated"),
+    # The scout compared it with the document and calls it new, and no bullet names it: the scout's word stands.
+    ("## Prompt Routing 决策表 ⭐⭐⭐⭐\n- https://blog.example.org/prompt-routing-table\n"
+     "- 意图分流后 prefix cache 命中率与 KV cache 占用按成本排序\n- 和活文档：§8.1 只有一句分流，这张表是新的 → 我算 NET-new\n",
+     "net_new"),
+    # A subject the document does not keep: new.
+    ("## Lattice-Gate · 前缀感知网关 ⭐⭐⭐⭐\n- https://lattice-gate.dev/blog/intro\n"
+     "- 结论：KV 命中感知路由是生产的必要条件\n- 多实例下不感知前缀，命中率塌掉\n", "net_new"),
+])
+def test_a_page_about_a_kept_subject_is_an_integration_unless_its_scout_says_new(tmp_path, note: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    brief = _day_brief(tmp_path, "# jay\n\n" + note, "\n" + _SECTIONS)
+    title = re.search(r"## (.+?) ⭐", note).group(1)  # type: ignore[union-attr]
+    assert _status_of(brief, title.split(" · ")[0]) == status

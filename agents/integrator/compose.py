@@ -46,7 +46,9 @@ from agents.integrator.scope import (
     names_tracked,
     passage_verdicts,
     quiet_notes,
+    section_subjects,
     section_terms,
+    subject_anchored,
     text_relevance,
     tracked_subjects,
     with_note_remarks,
@@ -223,6 +225,35 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
                 if number in entries and (index == 0 or _ENTRY_NEWS.search(line) or mentions_item(entries[number], item)):
                     return replace(judgement, status="integrated", marked=f"续登记簿 D{number}：{entries[number][:50]}")
     return judgement
+
+
+def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
+                     subjects: Sequence[tuple[str, str]], tracked: Collection[str]) -> Judgement:
+    """A page of no paper of its own about a subject the living document already keeps (its title opens with a
+    tracked name or a section's subject: "llm-d · KV cache wins you can see" beside §1.2 "分布式推理编排（llm-d ·
+    K8s）") adds to that subject: an integration with the subject's bullets, neither a NET-new item nor, when the
+    page itself is new (no bullet or earlier brief cites it) and discussed, a carried one. A paper is its own
+    thing whatever it is about; a scout's "我算 NET-new" still outweighs this (``_scout_says_new``)."""
+    if judgement.status == "integrated" or item.arxiv or item.card is not None or judgement.marked:
+        return judgement
+    own = [p for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)]
+    if not own:
+        return judgement
+    if judgement.status == "carried":
+        pages = [url.split("://", 1)[-1].rstrip("/").lower() for url in item.urls]
+        cited = any(page in str(b.text).lower() for page in pages for _, b in anchored)
+        if judgement.briefs or not pages or cited or sum(len(p.lines) for p in own) < 2:
+            return judgement
+    name = subject_anchored(item_title(item), subjects, tracked)
+    if name is None:
+        return judgement
+    ids = {sid for sid, subject in subjects if subject == name}
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+    bullets = judgement.bullets or [(s, b) for s, b in anchored
+                                    if str(getattr(s, "id", "")) in ids or pattern.search(str(b.text))][:3]
+    if not bullets:
+        return judgement
+    return replace(judgement, status="integrated", bullets=bullets)
 
 
 def _scout_says_new(item: Item, judgement: Judgement, other_briefs: Collection[str]) -> Judgement:
@@ -854,6 +885,7 @@ def integrate(
                                # the team's other briefs name the topics it writes for ("…-risk-e1prep.md")
                                | {t.lower() for s in scan.sources if (t := brief_topic(s.path))}))
     tracked = rules.tracked
+    subjects = section_subjects(scan.living.sections)
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
@@ -937,6 +969,7 @@ def integrate(
         item = _with_heading_names(item, rules)
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         judgement = _follows_entry(item, judgement, open_entries)
+        judgement = _adds_to_subject(item, judgement, anchored, subjects, tracked)
         judgement = _scout_says_new(item, judgement, other_briefs)
         if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
@@ -1009,7 +1042,8 @@ def integrate(
             carried.append({**entry, "reason": where})
         else:
             reason = (f"模型复核：{moved[item.key]['reason']}" if item.key in moved else
-                      cut_reason(item, judgement, fit, rows, chosen, topic.increments))
+                      cut_reason(item, judgement, fit, rows, chosen, topic.increments,
+                                 {key: detail[3] for key, detail in details.items()}))
             below_cut.append({**entry, "score": round(rank_score(item, judgement.status, score, fit.relevance, fit.stars), 1),
                               "status": judgement.status, "reason": reason})
     words = _model_words(writer, chosen, details, scan, doc)
@@ -1167,7 +1201,7 @@ def _second_opinion(writer: ModelWriter, rows: list, chosen: list, details: dict
     candidates = [{"key": item.key, "title": details[item.key][3], "sources": item.sources,
                    "list": "increments" if item.key in chosen_keys else "below_cut",
                    "reason": judgement.status if item.key in chosen_keys else
-                   cut_reason(item, judgement, fit, rows, chosen, limits),
+                   cut_reason(item, judgement, fit, rows, chosen, limits, {k: d[3] for k, d in details.items()}),
                    # the claims an increment passes on: its figures' lines, as the sources word them
                    "claims": [f"{f.source} L{f.line}: {f.context[:200]}" for f in item.figures[:4]]
                    if item.key in chosen_keys else []}

@@ -384,6 +384,8 @@ def card_status(item: Item) -> str:
 
 def _bullet_head(bullet: Any) -> str:
     head = re.split(r"[：:]", bullet.text, maxsplit=1)[0]
+    if bullet.arxiv:  # the number is said once, after the name, never cut in half ("…Atlas（arXiv…（arXiv x）")
+        head = re.sub(rf"\s*[（(][^（()）]*{re.escape(bullet.arxiv[0])}[^（()）]*[)）]", "", head)
     head = _cut(head.strip(), 48)
     if bullet.arxiv and bullet.arxiv[0] not in head:
         head = f"{head}（arXiv {bullet.arxiv[0]}）"

@@ -432,6 +432,36 @@ def tracked_subjects(bullets: Sequence[Any]) -> frozenset[str]:
     return frozenset(names)
 
 
+# A Latin name a section heading is about: a run of two words or more ("Context Engineering"), or one word that
+# is a name by its form ("llm-d", "K8s", "RadixAttention"); a lone common word ("Agent", "Token") is no name.
+_HEADING_RUN = re.compile(r"[A-Za-z][\w.+/-]*(?:[ \t]+[A-Za-z][\w.+/-]*)*")
+_NAME_FORM = re.compile(r"[\d-]|[a-z][A-Z]")
+
+
+def section_subjects(sections: Sequence[Any]) -> tuple[tuple[str, str], ...]:
+    """(section id, name) of what each living-document section heading is about ("§1.2 分布式推理编排（llm-d · K8s）"
+    → llm-d, K8s; "§5.2 Context Engineering 与 Agentic RAG" → Context Engineering, Agentic RAG)."""
+    found = []
+    for section in sections:
+        heading = str(getattr(section, "title", ""))
+        for run in _HEADING_RUN.findall(heading):
+            run = run.strip()
+            if len(run) >= 3 and (" " in run or _NAME_FORM.search(run)) and not _VERSION_WORD.match(run):
+                found.append((str(getattr(section, "id", "")), run))
+    return tuple(found)
+
+
+def subject_anchored(title: str, subjects: Sequence[tuple[str, str]], tracked: Collection[str]) -> str | None:
+    """The anchored subject a title opens with: a name the living document keeps an entry for ("llm-d · KV cache
+    wins you can see" beside "llm-d 入选 CNCF Sandbox") or a section is about ("Context Engineering 决策框架" beside
+    "§5.2 Context Engineering 与 Agentic RAG"). A page about that subject adds to it: an integration."""
+    text = re.sub(r"^\W+", "", title or "")
+    for _, name in sorted(subjects, key=lambda pair: -len(pair[1])):
+        if re.match(rf"{re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+            return name
+    return names_tracked(text, (), tracked)
+
+
 def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) -> str | None:
     """The tracked subject an item is named after (its title's or a name's leading word), if any."""
     for text in (title, *names):

@@ -341,7 +341,41 @@ def select_items(
     eligible.sort(key=lambda row: (row[2].relevance < STRONG,
                                    -round(rank_score(row[0], row[1].status, row[3], row[2].relevance, row[2].stars), 1),
                                    -row[2].stars, row[0].key))
-    return eligible[: limits[1]]
+    # Within a tie, an item that repeats what a chosen one already says (its figures) gives way to one that does not.
+    def place(row: tuple[Item, Judgement, TopicFit, int]) -> tuple[bool, float]:
+        return row[2].relevance < STRONG, round(rank_score(row[0], row[1].status, row[3], row[2].relevance,
+                                                           row[2].stars), 1)
+    chosen: list[tuple[Item, Judgement, TopicFit, int]] = []
+    remaining = list(eligible)
+    while remaining and len(chosen) < limits[1]:
+        tied = [row for row in remaining if place(row) == place(remaining[0])]
+        pick = next((row for row in tied if restates_chosen(row[0], [r[0] for r in chosen]) is None), tied[0])
+        chosen.append(pick)
+        remaining.remove(pick)
+    return chosen
+
+
+def _own_lines(item: Item) -> list[str]:
+    return [line for p in item.passages if not is_relay_path(p.path) for _, line in p.lines]
+
+
+def _distinct_numbers(item: Item) -> set[str]:
+    numbers = {n for line in _own_lines(item) for n in DISTINCT_NUMBER.findall(line)}
+    return {n for n in numbers if not YEAR.fullmatch(n.replace(",", ""))}
+
+
+def restates_chosen(item: Item, chosen: Sequence[Item]) -> Item | None:
+    """The chosen item whose figures this one repeats (a digest collating pages another increment already gives:
+    "MortalApps：16,200 vs 12,500 tok/s" again under "三源数据对齐"), if any: two or more of its distinctive figures
+    stated in that item's own lines. A paper of its own number repeats nobody."""
+    if item.arxiv:
+        return None
+    numbers = _distinct_numbers(item)
+    for other in chosen:
+        text = "\n".join(_own_lines(other))
+        if sum(1 for n in numbers if _has_number(n, text)) >= 2:
+            return other
+    return None
 
 
 def _credibility_of(item: Item, rows: Sequence[tuple[Item, Judgement, TopicFit, int]]) -> int:
@@ -351,7 +385,8 @@ def _credibility_of(item: Item, rows: Sequence[tuple[Item, Judgement, TopicFit, 
 
 def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
                rows: Sequence[tuple[Item, Judgement, TopicFit, int]],
-               chosen: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int]) -> str:
+               chosen: Sequence[tuple[Item, Judgement, TopicFit, int]], limits: tuple[int, int],
+               titles: Mapping[str, str] | None = None) -> str:
     """Why an in-topic, not-carried item did not make the increments (in Chinese, for the brief)."""
     if fit.mark == "minor":
         return fit.evidence or "来源标注新意有限"
@@ -367,6 +402,10 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
         if fit.relevance < STRONG and mine >= last:
             return (f"本主轴相关度 {fit.relevance}（邻接，主轴内容需 ≥ {STRONG}）：排在主轴条目之后，"
                     f"目标上限 {limits[1]} 条已满")
+        restated = restates_chosen(item, [r[0] for r in chosen])
+        if round(mine, 1) >= round(last, 1) and restated is not None:
+            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），其数字已见于入选的「{(titles or {}).get(restated.key) or restated.title or restated.key}」，"
+                    f"让位于不重复的条目，目标上限 {limits[1]} 条已满")
         if round(mine, 1) >= round(last, 1):  # a tie at the cut: said as a tie, not as "8.0 低于 8.0"
             return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），来源评级不高于入选条目，排在其后，"
                     f"目标上限 {limits[1]} 条已满")
