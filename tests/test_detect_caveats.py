@@ -391,3 +391,17 @@ def test_a_caveat_is_about_the_clause_its_mark_ends_and_never_a_source_or_metric
 ])
 def test_telling_two_items_apart_is_no_caveat_but_setting_figures_apart_is(line: str, caveat: bool) -> None:
     assert bool(find_caveats(line)) is caveat
+
+
+@pytest.mark.parametrize(("heading", "subject"), [
+    ("## 7. Orrery 线：Quokka-S 开源替代 0.9s vs 4.1s ⭐⭐⭐⭐", "Quokka-S"),   # filed under a line of work
+    ("## Mamba 方向：Hydra-2 推理", "Hydra-2"),
+    ("### Agent track: Foo-Serve beats the baseline", "Foo-Serve"),
+    ("## 3、Lumen 系列：LumenKV v2", "LumenKV"),
+    ("## Speculative thread: Tandem-Draft", "Tandem-Draft"),
+    ("## TierPilot：分层 KV 卸载", "TierPilot"),                          # the name before a colon is the subject
+    ("## 线索2 Heron × Quill-7B：线性注意力快照陷阱", "Heron"),            # a clue number is no line label
+    ("## Orrery 路线图：下季度计划", "Orrery"),                             # 路线图 is the subject's roadmap
+])
+def test_a_caveat_under_a_heading_filed_by_line_of_work_is_about_the_named_subject(heading: str, subject: str) -> None:
+    assert caveat_subject("- 硬件没写 ⚠⚬⚬", heading) == subject

@@ -34,6 +34,10 @@ def is_metadata_caveat(warning: BriefWarning) -> bool:
 # A name, with a capitalised second word when it has one ("Apple Silicon", "IETF CATS").
 _NAME = re.compile(PROPER_NAME.pattern[:-1] + r"(?:\s+[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)?)")
 _OUTLINE = re.compile(r"§\s*[\w.()（）]+|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)+\s+|^\s*\d{1,2}[.、]\s+")
+# A heading that files its subject under a line of work ("Jev 线：SemIf 开源替代", "Mamba 方向：Hydra-2",
+# "Agent track: Foo"): the name after the colon is the subject, the one before is the line's.
+_LINE_LABEL = re.compile(r"^[^：:\n]{1,30}?(?:线|方向|系列|专题|赛道|板块|\btrack|\bline|\bthread)\s*[：:]\s*(?=\S)",
+                         re.IGNORECASE)
 _GENERIC = frozenset({
     "The", "This", "That", "These", "It", "We", "Our", "Paper", "Note", "Notes", "CSDN", "HF", "GPU", "GPUs", "KV",
     "TTFT", "ITL", "TPOT", "PPL", "QPS", "OOM", "API", "URL", "README", "HTML", "PDF", "RAG", "LLM", "LLMs", "AI", "PR",
@@ -65,7 +69,9 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
     marked = next((c for c in clauses if "⚠" in c), None) if len(clauses) > 1 else None
     names = {}
     # ...when that clause names something; else the line's name ("Foo cuts TTFT; conditions not stated ⚠⚬").
-    for source, text in (("marked", marked or ""), ("claim", claim), ("heading", _OUTLINE.sub(" ", heading))):
+    heading = _OUTLINE.sub(" ", re.sub(r"^\s*#+\s*", "", heading))
+    heading = _LINE_LABEL.sub("", _OUTLINE.sub(" ", heading).strip()) or heading
+    for source, text in (("marked", marked or ""), ("claim", claim), ("heading", heading)):
         # Neither a generic word nor where something was read ("arXiv", "GitHub", "HN"), nor a source named
         # before what it wrote ("The Serving Desk 写的…"): what it is about.
         names[source] = [name for match in _NAME.finditer(text) if (name := match.group(1).strip())
