@@ -373,3 +373,20 @@ def test_a_figure_of_another_paper_in_the_same_note_is_no_sub_result() -> None:
 ])
 def test_a_signed_multiple_under_an_outline_label_is_compared(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    # A baseline measured under the item's own set-up ("vLLM 同配置 5,020 tok/s") vouches for nothing: figures of
+    # two stated set-ups stay apart, and a relay that states none is not compared with either.
+    (("Orrion decode 吞吐 6,150 tok/s（H100，batch 64；vLLM 同配置 5,020 tok/s）",
+      "Orrion decode 吞吐 14,800 tok/s（B200，batch 256）",
+      "- Orrion decode 吞吐两处对不上：一处写 14,800 tok/s，一处写 6,150 tok/s"), set()),
+    (("Orrion throughput 6,150 tok/s on H100 at batch 64 (same setup: vLLM 5,020 tok/s)",
+      "Orrion throughput 14,800 tok/s on B200 at batch 256"), set()),
+    (("Orrion decode 吞吐 6,150 tok/s（H100，batch 64，同条件下 vLLM 约 5,020）", "Orrion decode 吞吐 14,800 tok/s"), set()),
+    # A vouch that closes its clause still vouches.
+    (("Orrion decode 吞吐 6,150 tok/s（H100）", "Orrion decode 吞吐 14,800 tok/s\n- Orrion 这两个吞吐是同一配置，不该差这么多"),
+     {"Orrion throughput decode"}),
+])
+def test_a_baseline_under_the_same_setup_is_no_vouch(notes: tuple[str, ...], expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected

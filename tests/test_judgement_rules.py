@@ -549,29 +549,30 @@ def test_an_open_entry_about_a_paper_this_slots_own_brief_carried_is_this_topics
 
 
 _SECTIONS = ("## §7.2 网关编排（Tessera · K8s）\n- Tessera 1.0：K8s 原生推理网关，按 KV 命中路由〔v9 · 2026-09-20〕\n"
-             "## §8.1 Prompt Routing 与 Agentic 工作流\n- 路由按意图分流〔v9 · 2026-09-20〕\n"
-             "## §8.3 Agent 观察\n- 失败模式三类〔v9 · 2026-09-20〕\n")
+             "- Quill v0.30：多 LoRA 批处理〔v9 · 2026-09-20〕\n"
+             "## §8.1 Prompt Routing 与 Agentic 工作流（Era 3）\n- 路由按意图分流〔v9 · 2026-09-20〕\n"
+             "## §8.3 Agent 观察（Orrery / Heron-Gate）\n- 失败模式三类〔v9 · 2026-09-20〕\n")
 
 
 @pytest.mark.parametrize(("title", "subject"), [
-    ("Tessera · Routing wins you can measure", "Tessera"),       # a page of an anchored system's own site
+    ("Tessera · Routing wins you can measure", "Tessera"),       # a page of a system a section lists in its aside
     ("tessera：多集群调度博客", "Tessera"),                       # any case
-    ("K8s DRA 调度器接入推理网关", "K8s"),                         # a name by its form (a digit)
-    ("Prompt Routing 决策表（输入:输出 > 10:1）", "Prompt Routing"),  # a section's two-word subject
-    ("prompt routing in production: a decision table", "Prompt Routing"),
-    ("Agentic 工作流的成本账", None),                              # one word of a subject is not the subject
-    ("Agent 失败复盘三则", None),                                  # a lone common word names no subject
+    ("K8s DRA 调度器接入推理网关", "K8s"),
+    ("Heron-Gate 的 1.2 发布说明", "Heron-Gate"),
+    ("Orrery · failure taxonomy v2", "Orrery"),
+    ("Prompt Routing 决策表（输入:输出 > 10:1）", None),           # the heading's own words are the field's vocabulary
+    ("Agentic 工作流的成本账", None),
+    ("Era 3 回顾", None),                                          # an aside's "Era 3" names no system
     ("关于 Tessera 的一篇评测", None),                              # named mid-title: not what the page is about
     ("Tesseract OCR 推理加速", None),                              # another name that starts alike
     ("Tessera-RL 强化学习框架", None),                              # a name joined to another is another name
-    ("Routing 综述", None),
+    ("Quill 生产 10 大坑", None),     # a name only a bullet opens with: one aspect of it may well be new
 ])
 def test_a_page_opening_with_a_subject_the_document_keeps_names_that_subject(title: str, subject: str | None) -> None:
-    from agents.integrator.scope import section_subjects, subject_anchored, tracked_subjects
+    from agents.integrator.scope import section_subjects, subject_anchored
 
     doc = parse_living_doc("# inference\n\n" + _SECTIONS)
-    tracked = tracked_subjects([b for s in doc.sections for b in s.bullets])
-    found = subject_anchored(title, section_subjects(doc.sections), tracked)
+    found = subject_anchored(title, section_subjects(doc.sections))
     assert (found.lower() if found else None) == (subject.lower() if subject else None)
 
 
@@ -579,13 +580,13 @@ def test_a_page_opening_with_a_subject_the_document_keeps_names_that_subject(tit
     # A page about an anchored system, with no paper of its own: it adds to that system's entry.
     ("## Tessera · Routing wins you can measure ⭐⭐⭐⭐\n- https://tessera.dev/blog/routing-wins\n"
      "- 结论：KV 命中感知路由不是可选优化，是生产的必要条件\n- 多实例下不感知前缀，命中率塌掉\n", "integrated"),
+    # A page in the field's words of a section heading ("Prompt Routing"): the framework it brings is new.
     ("## Prompt Routing 决策表 ⭐⭐⭐⭐\n- https://blog.example.org/prompt-routing-table\n"
      "- 输入:输出 > 10:1 时先做路由与上下文裁剪，再谈模型级优化\n- 意图分流后 prefix cache 命中率与 KV cache 占用都按成本排序\n",
-     "integrated"),
-    # The scout compared it with the document and calls it new, and no bullet names it: the scout's word stands.
-    ("## Prompt Routing 决策表 ⭐⭐⭐⭐\n- https://blog.example.org/prompt-routing-table\n"
-     "- 意图分流后 prefix cache 命中率与 KV cache 占用按成本排序\n- 和活文档：§8.1 只有一句分流，这张表是新的 → 我算 NET-new\n",
      "net_new"),
+    # A system the aside lists, but no bullet names it: nothing of it is anchored yet.
+    ("## Orrery · failure taxonomy v2 ⭐⭐⭐⭐\n- https://orrery.dev/blog/taxonomy-v2\n"
+     "- prefix cache 命中塌陷被单列为一类故障\n- KV cache 驱逐风暴是第二类\n", "net_new"),
     # A subject the document does not keep: new.
     ("## Lattice-Gate · 前缀感知网关 ⭐⭐⭐⭐\n- https://lattice-gate.dev/blog/intro\n"
      "- 结论：KV 命中感知路由是生产的必要条件\n- 多实例下不感知前缀，命中率塌掉\n", "net_new"),
@@ -594,3 +595,27 @@ def test_a_page_about_a_kept_subject_is_an_integration_unless_its_scout_says_new
     brief = _day_brief(tmp_path, "# jay\n\n" + note, "\n" + _SECTIONS)
     title = re.search(r"## (.+?) ⭐", note).group(1)  # type: ignore[union-attr]
     assert _status_of(brief, title.split(" · ")[0]) == status
+
+
+_TREE = "## §6.1 选型\n- Quill vs Heron vs Lumen 决策树：前缀密集 / 多轮对话 → Heron；硬件覆盖优先 → Quill；固定模型追极限吞吐 → Lumen〔v9 · 2026-09-20〕\n"
+
+
+@pytest.mark.parametrize(("lines", "status"), [
+    # The section goes on to say what the anchored bullet does not: news of the entry.
+    (["- 前缀密集、多轮对话 → Heron", "- 别拿合成基准排名做迁移决定，先用线上真实流量做 profiling 再动手",
+      "- Lumen 的引擎编译一次要两个多小时，CI 里得给编译产物单独做版本管理"], "integrated"),
+    (["- Heron for prefix-heavy multi-turn traffic",
+      "- never migrate on synthetic benchmark rankings; profile production traffic first, rankings disagree",
+      "- Lumen engine builds take over two hours per model; CI must version the compiled artifacts separately"],
+     "integrated"),
+    # It only restates the tree: nothing new.
+    (["- 前缀密集 / 多轮对话 → Heron", "- 硬件覆盖优先 → Quill", "- 固定模型追极限吞吐 → Lumen"], "carried"),
+    # One new line is a remark, not news.
+    (["- 前缀密集 / 多轮对话 → Heron", "- 硬件覆盖优先 → Quill", "- 作者说 Lumen 的编译流程他们团队踩过不少坑，细节没展开"], "carried"),
+])
+def test_a_section_anchored_by_its_heading_that_says_more_than_the_bullet_is_an_integration(tmp_path, lines: list[str],  # type: ignore[no-untyped-def]
+                                                                                          status: str) -> None:
+    note = ("# jay\n\n## §2 Quill / Heron / Lumen 推理引擎选型决策树 ⭐⭐⭐⭐\n来源：某博客（prefill / decode / TTFT 都比了）\n\n"
+            + "\n".join(lines) + "\n")
+    brief = _day_brief(tmp_path, note, "\n" + _TREE)
+    assert _status_of(brief, "选型决策树") == status

@@ -228,10 +228,9 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
 
 
 def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
-                     subjects: Sequence[tuple[str, str]], tracked: Collection[str]) -> Judgement:
-    """A page of no paper of its own about a subject the living document already keeps (its title opens with a
-    tracked name or a section's subject: "llm-d · KV cache wins you can see" beside §1.2 "分布式推理编排（llm-d ·
-    K8s）") adds to that subject: an integration with the subject's bullets, neither a NET-new item nor, when the
+                     subjects: Sequence[tuple[str, str]]) -> Judgement:
+    """A page of no paper of its own about a subject a living-document section is about (its title opens with the
+    section's subject: "llm-d · KV cache wins you can see" beside §1.2 "分布式推理编排（llm-d · K8s）") adds to it: an integration with the subject's bullets, neither a NET-new item nor, when the
     page itself is new (no bullet or earlier brief cites it) and discussed, a carried one. A paper is its own
     thing whatever it is about; a scout's "我算 NET-new" still outweighs this (``_scout_says_new``)."""
     if judgement.status == "integrated" or item.arxiv or item.card is not None or judgement.marked:
@@ -244,16 +243,18 @@ def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[
         cited = any(page in str(b.text).lower() for page in pages for _, b in anchored)
         if judgement.briefs or not pages or cited or sum(len(p.lines) for p in own) < 2:
             return judgement
-    name = subject_anchored(item_title(item), subjects, tracked)
+    name = subject_anchored(item_title(item), subjects)
     if name is None:
         return judgement
-    ids = {sid for sid, subject in subjects if subject == name}
+    # The bullets that name the system are its anchoring; a section naming it in its heading alone anchors nothing.
     pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
-    bullets = judgement.bullets or [(s, b) for s, b in anchored
-                                    if str(getattr(s, "id", "")) in ids or pattern.search(str(b.text))][:3]
+    bullets = judgement.bullets or [(s, b) for s, b in anchored if pattern.search(str(b.text))][:3]
     if not bullets:
         return judgement
-    return replace(judgement, status="integrated", bullets=bullets)
+    known = "\n".join(str(b.text) for _, b in bullets)
+    fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
+             and not figure_known(f, known) and not said_unchanged(f)]
+    return replace(judgement, status="integrated", bullets=bullets, new_figures=fresh)
 
 
 def _scout_says_new(item: Item, judgement: Judgement, other_briefs: Collection[str]) -> Judgement:
@@ -969,7 +970,7 @@ def integrate(
         item = _with_heading_names(item, rules)
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         judgement = _follows_entry(item, judgement, open_entries)
-        judgement = _adds_to_subject(item, judgement, anchored, subjects, tracked)
+        judgement = _adds_to_subject(item, judgement, anchored, subjects)
         judgement = _scout_says_new(item, judgement, other_briefs)
         if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
@@ -977,7 +978,11 @@ def integrate(
         elif fit.mark == "anchored" and judgement.status == "net_new":
             # The scout says it is anchored ("已锚入") though no anchored text was found: not NET-new;
             # new figures make it an integration, none a carried item.
-            judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence)
+            # No anchored text was found to hold its figures: today's figures are news of the entry.
+            fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
+                     and not said_unchanged(f)]
+            judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence,
+                                new_figures=fresh)
         if judgement.status == "integrated" and not judgement.new_figures and item.card is not None and not (
                 {str(c).lower() for c in (item.card.primary, item.card.secondary) if c} & rules.names):
             # Anchored already, and today only brings another topic's card for it: nothing new here.

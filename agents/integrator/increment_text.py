@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agents.integrator.cluster import GITHUB_REPO, Item, release_named
 from agents.integrator.credibility import witness_notes
 from agents.integrator.sections import SectionMatch, tokenize
-from agents.integrator.select import Judgement, item_text
+from agents.integrator.select import Judgement, item_text, unsaid_claims
 from agents.scanner.e1_format import is_brief_path, is_relay_path
 from agents.scanner.excerpt import excerpt
 from agents.scanner.marks import read_marks
@@ -567,6 +567,8 @@ def todays_news(item: Item, judgement: Judgement) -> str:
         return f"今日为新版本 {release[0]} {_version(release[1])}，来源未给新数字"
     if judgement.marked.startswith("续登记簿"):
         return f"今日为登记簿条目 {judgement.marked.split('：', 1)[0].removeprefix('续登记簿 ')} 带来进展，无新数字"
+    if unsaid_claims(item, [b for _, b in judgement.bullets]):
+        return "今日有已锚条目未记的新要点，来源未给新数字"
     return "今日有新进展（发布 / 组合），来源未给新数字"
 
 

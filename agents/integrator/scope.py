@@ -432,34 +432,33 @@ def tracked_subjects(bullets: Sequence[Any]) -> frozenset[str]:
     return frozenset(names)
 
 
-# A Latin name a section heading is about: a run of two words or more ("Context Engineering"), or one word that
-# is a name by its form ("llm-d", "K8s", "RadixAttention"); a lone common word ("Agent", "Token") is no name.
-_HEADING_RUN = re.compile(r"[A-Za-z][\w.+/-]*(?:[ \t]+[A-Za-z][\w.+/-]*)*")
-_NAME_FORM = re.compile(r"[\d-]|[a-z][A-Z]")
-
-
 def section_subjects(sections: Sequence[Any]) -> tuple[tuple[str, str], ...]:
-    """(section id, name) of what each living-document section heading is about ("§1.2 分布式推理编排（llm-d · K8s）"
-    → llm-d, K8s; "§5.2 Context Engineering 与 Agentic RAG" → Context Engineering, Agentic RAG)."""
+    """(section id, name) of the systems a living-document section heading lists in its aside ("§1.2 分布式推理编排
+    （llm-d · K8s）" → llm-d, K8s): a segment of the aside that is one name whole ("Era 5" names nothing). The
+    heading's own words ("KV Cache 安全新维度", "Context Engineering 与 Agentic RAG") are the field's vocabulary:
+    a page using them is about one aspect of the field, which may well be new."""
     found = []
     for section in sections:
         heading = str(getattr(section, "title", ""))
-        for run in _HEADING_RUN.findall(heading):
-            run = run.strip()
-            if len(run) >= 3 and (" " in run or _NAME_FORM.search(run)) and not _VERSION_WORD.match(run):
-                found.append((str(getattr(section, "id", "")), run))
+        for aside in re.findall(r"[（(]([^（()）]*)[)）]", heading):
+            for part in (part.strip() for part in re.split(r"[·、,，/;；]", aside)):
+                if len(part) >= 3 and _NAME_RUN.fullmatch(part) and not _VERSION_WORD.match(part):
+                    found.append((str(getattr(section, "id", "")), part))
     return tuple(found)
 
 
-def subject_anchored(title: str, subjects: Sequence[tuple[str, str]], tracked: Collection[str]) -> str | None:
-    """The anchored subject a title opens with: a name the living document keeps an entry for ("llm-d · KV cache
-    wins you can see" beside "llm-d 入选 CNCF Sandbox") or a section is about ("Context Engineering 决策框架" beside
-    "§5.2 Context Engineering 与 Agentic RAG"). A page about that subject adds to it: an integration."""
+_NAME_RUN = re.compile(r"[A-Za-z][\w.+-]*(?:[ \t]+[A-Za-z][\w.+-]*)*")
+
+
+def subject_anchored(title: str, subjects: Sequence[tuple[str, str]]) -> str | None:
+    """The system a living-document section is about that a title opens with ("llm-d · KV cache wins you can see"
+    beside "§1.2 分布式推理编排（llm-d · K8s）"): a page about it adds to that section. A name that only opens some
+    bullet ("vLLM v0.30.0 …") is no such subject: a page about one of its many aspects may well be new."""
     text = re.sub(r"^\W+", "", title or "")
     for _, name in sorted(subjects, key=lambda pair: -len(pair[1])):
         if re.match(rf"{re.escape(name)}(?![\w-])", text, re.IGNORECASE):
             return name
-    return names_tracked(text, (), tracked)
+    return None
 
 
 def names_tracked(title: str, names: Sequence[str], tracked: Collection[str]) -> str | None:

@@ -261,8 +261,10 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         # A paper of its own number is anchored by a bullet citing or naming it, not by bullets sharing the
         # field's words with it ("HBM", "CXL 2.0", "NVMe" beside a tiering paper's summary).
         bullets = _anchored_by_claims(item, anchored)
+    by_heading = False
     if not bullets and item.key.startswith("note:"):
         bullets = _anchored_by_heading(item, anchored)
+        by_heading = bool(bullets)
     if not bullets and not item.arxiv:
         bullets = _anchored_by_rare_name(item, anchored)
     briefs, lines = [], []
@@ -287,8 +289,31 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
                    and not figure_known(f, known) and not said_unchanged(f)]
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
-    status = "integrated" if new_figures or new_card else "carried"
+    # A section anchored by its heading alone ("vLLM / SGLang / TRT-LLM 选型决策树" beside the anchored decision
+    # tree) that goes on to say what the bullet does not ("两条工程提醒…") brings news of the entry.
+    fresh_claims = by_heading and not briefs and len(unsaid_claims(item, [b for _, b in bullets])) >= 2
+    status = "integrated" if new_figures or new_card or fresh_claims else "carried"
     return Judgement(status, bullets, briefs, new_figures, new_card)
+
+
+_LIST_LINE = re.compile(r"\s*(?:[-*•]|\d+[.)、])\s+")
+
+
+def unsaid_claims(item: Item, bullets: Sequence[Any]) -> list[str]:
+    """The list lines of the item's own notes that the bullets do not say: a line of some substance (six words
+    or word pairs) of which not a third is found in the bullets' words."""
+    said = set().union(*(_claim_words(str(b.text)) | _pairs(str(b.text)) for b in bullets)) if bullets else set()
+    unsaid = []
+    for p in item.passages:
+        if not p.path.startswith("inbox/") or is_brief_path(p.path):
+            continue
+        for _, line in p.lines:
+            if not _LIST_LINE.match(line):
+                continue
+            words = _claim_words(line) | _pairs(line)
+            if len(words) >= 6 and len(words & said) * 3 < len(words):
+                unsaid.append(line.strip())
+    return unsaid
 
 
 def rank_score(item: Item, status: str, credibility: int, relevance: int, stars: int = 0) -> float:

@@ -37,6 +37,13 @@ _ADDRESS = re.compile(
     r"|^[\W_]*(?:to\s+)?(?:the\s+|dear\s+)?(?:\w+\s+)?" + _CALLABLE + r"\s*[,:，：]"
     r"|\bif you are an?\s+(?:\w+\s+)?" + _CALLABLE + r"\b"
     r"|\b(?:any|every|each)\s+(?:\w+\s+)?" + _READER + r"\s+(?:reading|processing|summari[sz]ing|parsing|ingesting)\b"
+    # "To whichever language model ends up processing this page:", "To whatever AI pipeline ingests this note:"
+    r"|(?:^|(?<=[(\[（【>\s-]))to\s+(?:whichever|whatever|the|any|all|every|each)\s+(?:\w+\s+){0,2}" + _READER +
+    r"\b[^:：\n]{0,80}[:：]"
+    # a reader named by what it does to this very text: "LLM agents processing this file should…"
+    r"|\b" + _READER + r"\s+(?:that\s+|which\s+|who\s+)?(?:ends? up\s+)?(?:reading|processing|summari[sz]ing|parsing|"
+    r"ingesting|handling|reach(?:es|ing)?|reads?|process(?:es)?|ingests?)\s+(?:this|these)\s+"
+    r"(?:file|note|notes|page|document|text|source|post|thread|paragraph|section|entry)\b"
     r"|\bwhen(?:ever)? you (?:summari[sz]e|digest|condense|process|read)\s+" + _THIS_TEXT +
     r"|(?:^|[(\[（【>\s])to\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+)?" + _READER +
     r"\s+(?:\w+ing|who|that)\b[^:：]{0,60}[:：]"
@@ -57,6 +64,9 @@ _ADDRESS = re.compile(
     r"|(?:给|致|写给)\s*[^，。；：:\n]{0,10}?(?:AI|LLM|大?模型|语言模型|智能体|助手)\s*们?\s*[：:，,】\]）)]"
     r"|^[\W_]*" + _CALLABLE_ZH + r"(?:\s*" + _CALLABLE_ZH + r")*\s*(?:请注意|注意|听好|看这里)?\s*[，,：:]"
     r"|(?:如果|若|假如)你是\s*(?:一个|一款)?\s*" + _CALLABLE_ZH +
+    # "若你是自动摘要工具", "假如你是负责汇总的 AI 程序": a machine reader by its job
+    r"|(?:如果|若|假如)你是\s*[^，。；：:\n]{0,8}?(?:AI|LLM|大?模型|语言模型|智能体|摘要|汇总|总结|整理)[^，。；：:\n]{0,6}?"
+    r"(?:工具|程序|脚本|模型|系统|助手|智能体|机器人|bot)"
     r"|当你(?:在)?(?:总结|摘要|汇总|整理|消化|处理|阅读)(?:本|这|此)(?:文|份|篇|条|页|笔记|文件|内容)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -64,7 +74,7 @@ _DIRECTIVE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass|rate|score|mark|label|omit|skip|drop|include|insert|add|write|"
     r"output|print|say|state|rank|treat|classify|give|report|list|remove|delete|hide|approve|publish|trust|"
     r"leave|keep|put|set|call|consider|assume|answer|respond|reply|accept|flag|pass|"
-    r"do not|don't|never|always|must|make sure|be sure|only)\b"
+    r"do not|don't|never|always|must|make sure|be sure|only|should|shall|(?:is|are) (?:required )?to|needs? to)\b"
     r"|忽略|无视|忘记|忘掉|评为|评成|打成|标为|标成|标记为|写进|写入|写成|不要|别列|勿|务必|请|必须|只输出|只写|"
     r"删除|删掉|列为|当作|视为|给出|统一|跳过|省略|批准|发布|覆盖|优先级最高|放在|放到|排在|排到",
     re.IGNORECASE,
@@ -90,7 +100,7 @@ _REPORTING = re.compile(
 _QUOTE_OPEN = re.compile(r"[「『“‘\"']")
 # Text pointing at such a passage: "那段写给 AI 的话", "这句给模型的", "the part addressed to the AI".
 _REFERRED = re.compile(r"(?:那|这|该)(?:段|句|条|行|几句|部分)\s*(?:[^，。；\n]{0,6})?(?:写给|给|致|对)?\s*$|"
-                       r"\b(?:the|that|this) (?:bit|part|passage|line|comment|note)\s+(?:addressed|written)\s+to\s*$",
+                       r"\b(?:the|that|this) (?:bit|part|passage|line|comment|note)\s+(?:addressed|written)\s+(?:to?\s*)?$",
                        re.IGNORECASE)
 
 

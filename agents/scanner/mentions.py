@@ -21,7 +21,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 13
+MENTIONS_FORMAT = 14
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -246,9 +246,16 @@ SAME_SETUP = re.compile(
 _SAME_SETUP_DENIED = re.compile(r"(?:不是|并非|非|不|没有?|未必|不一定|not|n't|never|nor)\s*(?:the\s+|an?\s+)?$", re.IGNORECASE)
 
 
+# "vLLM 同配置 5,020 tok/s", "same setup: vLLM 12,100": a baseline measured under the item's own set-up, said with
+# its figure; it compares the item with a baseline, it does not vouch that two sources measured one set-up.
+_BASELINE_AFTER = re.compile(r"\s*(?:下|时|中|里)?\s*[:：,，]?\s*(?:(?!(?:for|between|of|with|on|in)\b)[A-Za-z][\w.-]*\s*){0,2}"
+                             r"[~≈约]?\s*\d", re.IGNORECASE)
+
+
 def vouches_same_setup(line: str) -> bool:
-    """The line says two figures come from one set-up, and does not deny it."""
+    """The line says two figures come from one set-up, and does not deny it, nor give a baseline's figure."""
     return any(not _SAME_SETUP_DENIED.search(line[max(0, m.start() - 8):m.start()])
+               and not _BASELINE_AFTER.match(line, m.end())
                for m in SAME_SETUP.finditer(line))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.e1_format import relayed_only
 from agents.verifier.caveats import check_caveats
 from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
@@ -55,11 +56,12 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
     conflicts = check_id_conflicts(mentions, references, facts, cards)
     known = {w.key for w in conflicts}
     titles = {i: (t, "work-queue") for i, t in (queue_titles or {}).items() if t} | known_titles(facts, cards)
+    identity = one_finding_per_pair([*conflicts, *(w for w in check_titles_under_other_numbers(sections, titles)
+                                                   if w.key not in known)])
     return [
         *check_instructions(mentions),
         *check_malformed(mentions, cards, candidates, references),
-        *conflicts,
-        *(w for w in check_titles_under_other_numbers(sections, titles) if w.key not in known),
+        *identity,
         *check_titles(mentions, facts, cards),
         *check_dates(mentions, cards, facts, day),
         *check_versions_beyond_latest(mentions, facts),
@@ -67,6 +69,28 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
         *check_number_conflicts(mentions),
         *check_caveats(mentions),
     ]
+
+
+def one_finding_per_pair(warnings: Sequence[BriefWarning]) -> list[BriefWarning]:
+    """One identity finding per pair of numbers: the same slip found by its full title, its short name and its
+    section ("StreamLoad: …" and "StreamLoad" under 2609.36905 / 2609.36950) is one warning, the one that says which
+    number is right, with every source."""
+    kept: list[BriefWarning] = []
+    pairs: dict[frozenset[str], int] = {}
+    for warning in warnings:
+        ids = frozenset(r.id for r in find_arxiv_refs(warning.text) if not r.malformed)
+        if warning.kind != "id_conflict" or len(ids) != 2:
+            kept.append(warning)
+            continue
+        if ids not in pairs:
+            pairs[ids] = len(kept)
+            kept.append(warning)
+            continue
+        first = kept[pairs[ids]]
+        best = warning if ("为准" in warning.text and "为准" not in first.text) else first
+        sources = list(dict.fromkeys([*first.sources, *warning.sources]))
+        kept[pairs[ids]] = best.model_copy(update={"sources": sources})
+    return kept
 
 
 def run_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], arxiv_results: Mapping[str, object], day: date,

@@ -740,8 +740,9 @@ def make_warning(kind: str, text: str, risk: str, action: str, sources: Sequence
 
 
 def quote(mention: Mention, limit: int = 60) -> str:
-    """The mention's sentence, cut to ``limit`` characters, without Markdown emphasis marks (a quote is words)."""
-    return excerpt(re.sub(r"\*\*|__", "", mention.context), limit)
+    """The mention's sentence, cut to ``limit`` characters, without Markdown emphasis or HTML comment marks (a
+    quote is words)."""
+    return excerpt(re.sub(r"\*\*|__|<!--|-->", "", mention.context).strip(), limit)
 
 
 def _padded(claim: VersionClaim) -> tuple[str, tuple[int, ...]]:
