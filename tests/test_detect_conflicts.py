@@ -390,3 +390,49 @@ def test_a_signed_multiple_under_an_outline_label_is_compared(notes: tuple[str, 
 ])
 def test_a_baseline_under_the_same_setup_is_no_vouch(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+@pytest.mark.parametrize(("notes", "coordination", "kinds"), [
+    # The lead calls two figures a contradiction; their own sources state other set-ups: a false alarm, no D-number.
+    (("## Orrion\n- Orrion decode 吞吐 6,150 tok/s（H100，batch 64）",
+      "## Orrion 博客\n- Orrion decode 吞吐 14,800 tok/s（B200，batch 256）"),
+     "## 口径\n1. Orrion decode 吞吐两处对不上：一处 14,800 tok/s，一处 6,150 tok/s，请登记为矛盾 ⚠⚠⚬", {"false_alarm"}),
+    (("## Orrion\n- Orrion throughput 6,150 tok/s on H100 at batch 64",
+      "## Orrion blog\n- Orrion throughput 14,800 tok/s on B200 at batch 256"),
+     "## Checks\n- Orrion throughput figures conflict: 14,800 tok/s vs 6,150 tok/s, please register ⚠⚠⚬", {"false_alarm"}),
+    # Set-ups stated alike (or not at all): the lead's doubt stands, and the figures conflict.
+    (("## Orrion\n- Orrion decode 吞吐 6,150 tok/s（H100，batch 64）",
+      "## Orrion 博客\n- Orrion decode 吞吐 14,800 tok/s（H100，batch 64）"),
+     "## 口径\n1. Orrion decode 吞吐两处对不上：一处 14,800 tok/s，一处 6,150 tok/s ⚠⚠⚬", {"number_conflict", "caveat"}),
+    (("## Orrion\n- Orrion decode 吞吐 6,150 tok/s", "## Orrion 博客\n- Orrion decode 吞吐 14,800 tok/s"),
+     "## 口径\n1. Orrion decode 吞吐两处对不上：一处 14,800 tok/s，一处 6,150 tok/s ⚠⚠⚬", {"number_conflict", "caveat"}),
+])
+def test_a_leads_call_of_a_contradiction_the_sources_set_ups_do_not_bear_out_is_a_false_alarm(
+        notes: tuple[str, ...], coordination: str, kinds: set[str]) -> None:
+    from datetime import date
+
+    from agents.scanner.mentions import extract_mentions
+    from agents.verifier.checks import arxiv_checks
+
+    mentions = _mentions(*notes) + extract_mentions("inbox/lead/2027-03-16-1245-lead-coordination-check.md", coordination)
+    found = {w.kind for w in arxiv_checks(mentions, [], {}, date(2027, 3, 16))
+             if w.kind in ("false_alarm", "number_conflict", "caveat")}
+    assert found == kinds
+
+
+_ROW = "## Orrion README\n\n| 条件 / 指标 | 值 |\n|---|---|\n| 硬件 | 8×H200 |\n| P99 TTFT（Orrion 三层） | {value} |\n"
+
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    # The after figure of a before → after pair measures what the before one does, and a scope said in words is
+    # the scope a table says in brackets.
+    (("## Orrion v0.4\n- P99 TTFT：基线 1.92 s → Orrion 三层 0.74 s", _ROW.format(value="0.47 s")), {"Orrion ttft p99"}),
+    (("## Orrion v0.4\n- p99 TTFT: baseline 1.92 s -> Orrion 三层 0.74 s", _ROW.format(value="0.47 s")), {"Orrion ttft p99"}),
+    (("## Orrion v0.4\n- P99 TTFT：基线 1920 ms ⇒ Orrion 三层 740 ms", _ROW.format(value="470 ms")), {"Orrion ttft p99"}),
+    # The same figure twice; another scope in the brackets; the after figure of another metric.
+    (("## Orrion v0.4\n- P99 TTFT：基线 1.92 s → Orrion 三层 0.47 s", _ROW.format(value="0.47 s")), set()),
+    (("## Orrion v0.4\n- P99 TTFT：基线 1.92 s → Orrion 两层 0.74 s", _ROW.format(value="0.47 s")), set()),
+    (("## Orrion v0.4\n- P99 TTFT 1.92 s → 吞吐 3,000 tok/s", _ROW.format(value="0.47 s")), set()),
+])
+def test_a_before_after_pair_and_a_scope_said_in_words_are_compared(notes: tuple[str, ...], expected: set[str]) -> None:
+    assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected

@@ -265,6 +265,9 @@ _AS_MULTIPLE = re.compile(
     re.IGNORECASE)
 
 
+_ARROW_BEFORE = re.compile(r"(\d[\d.,]*\s*(?:[A-Za-z%×]+|秒|毫秒)?)\s*(?:→|->|⇒|=>|⟶)\s*[^\d→\n]{0,24}$")
+
+
 def nearest_metric(context: str, pos: int, end: int) -> str | None:
     """The metric a figure at ``context[pos:end]`` measures: the nearest metric word just before it, or one
     written right after it ("85ms TTFT"); names are normalised (吞吐 → throughput)."""
@@ -283,6 +286,11 @@ def nearest_metric(context: str, pos: int, end: int) -> str | None:
             if best is None or distance < best[0]:
                 best = (distance, metric)
     if best is None:
+        # "P99 TTFT：HBM-only 1.92 s → Tidewater 三层 0.74 s": the after figure of a before → after pair measures
+        # what the before figure does.
+        before = _ARROW_BEFORE.search(context, 0, pos)
+        if before is not None:
+            return nearest_metric(context, before.start(1), before.end(1))
         # "decode 吞吐是"只用 CPU DRAM 做 offload"基线的 3.1×": a metric said to be a multiple of its baseline.
         ratio = _AS_MULTIPLE.search(context[:pos])
         if ratio is None:

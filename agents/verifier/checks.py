@@ -14,9 +14,15 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.e1_format import relayed_only
+from agents.scanner.e1_format import is_brief_path, is_coordination_path, relayed_only
 from agents.verifier.caveats import check_caveats
-from agents.verifier.claims import check_number_conflicts, check_version_conflicts, make_warning, quote
+from agents.verifier.claims import (
+    check_number_conflicts,
+    check_version_conflicts,
+    figure_claims,
+    make_warning,
+    quote,
+)
 from agents.verifier.dates import check_dates, check_versions_beyond_latest
 from agents.verifier.facts import CardLike, PaperFacts, known_titles, paper_facts
 from agents.verifier.identifiers import check_id_conflicts, check_malformed, check_titles_under_other_numbers
@@ -66,9 +72,44 @@ def arxiv_checks(mentions: Sequence[Mention], cards: Sequence[CardLike], facts: 
         *check_dates(mentions, cards, facts, day),
         *check_versions_beyond_latest(mentions, facts),
         *check_version_conflicts(mentions, references),
-        *check_number_conflicts(mentions),
-        *check_caveats(mentions),
+        *_clash_claims_checked(check_number_conflicts(mentions), check_caveats(mentions), mentions),
     ]
+
+
+def _clash_claims_checked(conflicts: list[BriefWarning], caveats: list[BriefWarning],
+                          mentions: Sequence[Mention]) -> list[BriefWarning]:
+    """The number conflicts, then the caveats; a coordination note's call of a contradiction ("FlexLane 吞吐两处对
+    不上，请登记") that the figures' own sources do not bear out (each states another set-up) is no doubt of the
+    scouts to register: it is said as a false alarm, with the figures and the conditions each source gives."""
+    confirmed = {w.subject.split()[0].lower() for w in conflicts if w.subject}
+    claims = figure_claims(mentions)
+    out = list(conflicts)
+    for warning in caveats:
+        relayed = warning.text.count("协调记录所称矛盾")
+        subject = (warning.subject or "").lower()
+        if not relayed or relayed != warning.text.count("」") or subject in confirmed:
+            out.append(warning)
+            continue
+        # The figures the note lines up, as their own sources state them (a paper named or numbered).
+        papers = {c.subject.lower() for c in claims if subject in (c.subject.lower(), c.named.lower())}
+        stated = {}
+        for claim in claims:
+            if claim.subject.lower() in papers and claim.conditions and claim.mention.value in warning.text \
+                    and not is_coordination_path(claim.mention.source) and not is_brief_path(claim.mention.source):
+                told = " · ".join(("batch / 并发 " if kind == "concurrency" else "") + value
+                                  for kind, values in sorted(claim.conditions.items()) for value in sorted(values))
+                stated.setdefault((claim.low, claim.high), f"{claim.mention.value}（{told}；{claim.mention.source} "
+                                                           f"L{claim.mention.line}）")
+        if len({v.split("（", 1)[1].split("；", 1)[0] for v in stated.values()}) < 2:
+            out.append(warning)  # the sources give no set-ups to tell the figures apart: the doubt stands
+            continue
+        where = warning.text.split("——", 1)[-1].split("（协调记录所称矛盾", 1)[0]
+        out.append(make_warning(
+            "false_alarm", f"{warning.subject}：协调记录称数字矛盾（{where}），但各源写明的条件不同："
+            + "；".join(stated.values()) + "。不同条件下的两数不构成矛盾，不登记。", "低",
+            "更正协调笔记：两数分别注明条件后并列引用", warning.sources, warning.subject or "",
+            f"false_alarm:clash:{subject}"))
+    return out
 
 
 def one_finding_per_pair(warnings: Sequence[BriefWarning]) -> list[BriefWarning]:

@@ -352,6 +352,9 @@ def _qualifier_text(mention: Mention, spans: list[tuple[int, int]], index: int) 
     start = spans[index - 1][1] if index > 0 else 0
     head = _CLAUSE_BREAK.split(context[start:pos])[-1]
     tail = re.match(r"\s*[（(][^）)]{0,20}[）)]", context[end:])
+    if index > 0 and re.search(r"→|->|⇒|=>|⟶", context[start:pos]):
+        # The after figure of a before → after pair ("P99 TTFT：1.92 s → 0.74 s") is qualified as the before one.
+        return _qualifier_text(mention, spans, index - 1) + " " + head[-30:] + (tail.group(0) if tail else "")
     return head[-30:] + (tail.group(0) if tail else "")
 
 
@@ -877,7 +880,18 @@ def _same_conditions(a: FigureClaim, b: FigureClaim) -> bool:
     "H100", or neither a condition): not when one states what the other leaves open ("多轮 agent" beside a
     bare "H100 FP8": two benchmarks, not one measured twice), nor when both state one kind with no value in
     common (H100 vs A100, FP8 vs BF16, 8K vs 32K context), nor in two columns of one source's tables."""
-    return set(a.conditions) == set(b.conditions) and _not_disjoint(a, b)
+    return set(_with_scope_said(a, b)) == set(_with_scope_said(b, a)) and _not_disjoint(a, b)
+
+
+def _with_scope_said(a: FigureClaim, b: FigureClaim) -> dict[str, frozenset[str]]:
+    """``a``'s conditions, with the scope ``b`` states in brackets when ``a`` says it in words ("Tidewater 三层
+    0.74 s" beside a table's "P99 TTFT（Tidewater 三层）")."""
+    if "scope" in a.conditions or "scope" not in b.conditions:
+        return a.conditions
+    said = re.sub(r"\s+", "", (a.mention.context or a.mention.raw or "")).lower()
+    if all(value in said for value in b.conditions["scope"]):
+        return {**a.conditions, "scope": b.conditions["scope"]}
+    return a.conditions
 
 
 def _not_disjoint(a: FigureClaim, b: FigureClaim) -> bool:
