@@ -253,3 +253,16 @@ def test_a_release_that_keeps_only_part_of_a_promise_leaves_it_open_and_says_bot
         assert "只部分兑现" not in warning.text
     else:
         assert warnings == []
+
+
+@pytest.mark.parametrize(("line", "due", "who"), [
+    # The promise quoted from someone else's event: the quoted subject promises, not the host.
+    ('- 9-09 Orbis 秋季发布会 PPT 原话："Quillgate 网关将于 9 月 25 日前在 GitHub 以 Apache-2.0 协议开源"', "2026-09-25", "Quillgate"),
+    ("- 据 Lumen 官方博客，Tarn 推理栈计划于 2026-10 开源", "2026-10-31", "Tarn"),
+    ("- Orbis 在大会上说：Quillgate 将于 10 月 8 日前正式发布，代码放 GitHub", "2026-10-08", "Quillgate"),
+    ("- Quillgate 团队表示，将于 2026-11 上线托管版", "2026-11-30", "Quillgate"),  # its own clause names nobody
+])
+def test_a_quoted_or_clause_promise_is_made_by_the_name_in_its_own_clause(line: str, due: str, who: str) -> None:
+    [found] = _promises("inbox/mei/2026-09-30-x.md", line)
+    assert found.detail["due"] == due
+    assert promise_subject(found.context) == who

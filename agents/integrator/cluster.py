@@ -105,6 +105,9 @@ class Item:
         return [p for p in self.sources if p.startswith("inbox/")]
 
 
+_REPO_FILE = re.compile(r"https://github\.com/([\w.-]+/[\w.-]+)/(?:blob|tree|raw)/", re.IGNORECASE)
+
+
 def _url_key(url: str) -> str:
     """Key of a normalised URL: arXiv links are the paper, GitHub PR links the PR."""
     refs = [r for r in find_arxiv_refs(url) if r.marked and not r.malformed]
@@ -113,6 +116,11 @@ def _url_key(url: str) -> str:
     pr = _PR_URL.search(url)
     if pr:
         return f"pr:{pr.group(1).lower()}#{pr.group(2)}"
+    # A file or folder of a repository (its README, a doc) is that repository: "…/tidewater/blob/v0.4.0/README.md"
+    # and "…/tidewater" are one project.
+    repo = _REPO_FILE.match(url)
+    if repo:
+        return f"url:https://github.com/{repo.group(1)}"
     return f"url:{url}"
 
 

@@ -291,7 +291,9 @@ def _release_of_tracked(item: Item, judgement: Judgement, anchored: Sequence[tup
     product, version = next(iter(releases))
     if product not in rules.tracked:
         return judgement
-    bullets = [(s, b) for s, b in anchored if re.match(rf"\W*{re.escape(product)}\b", str(b.text), re.IGNORECASE)]
+    # The bullets the product opens ("Quill v1.1 …", a vendor's "NVIDIA Dynamo 1.0：…").
+    bullets = [(s, b) for s, b in anchored
+               if re.match(rf"\W*(?:[A-Z]{{2,}}\s+)?{re.escape(product)}\b", str(b.text), re.IGNORECASE)]
     if not bullets or any(version in str(b.text) for _, b in bullets):
         return judgement
     # Only the figures the product's bullets do not already hold: a patch release restating them brings none.

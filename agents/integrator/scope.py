@@ -348,6 +348,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         path, mark = placed_else
         return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"
                         f"正文本主轴相关词仅 {relevance} 个")
+    quality_only = _QUALITY_ONLY.search(text) if _QUALITY.search(text) else None
+    if quality_only is not None:
+        # "评测指标均为答题准确率（EM / F1）；显存、吞吐、延迟…正文未报告": a study of model quality that measures
+        # nothing of the system, whatever its card's class or its words of the set-up (vLLM, 长上下文).
+        return TopicFit(False, relevance, f"只测模型质量指标，来源注明未报告系统侧数字：「{_quote(quality_only.group(0))}」")
     card = item.card
     if card is not None:
         classes = {c for c in (getattr(card, "primary", None), getattr(card, "secondary", None)) if c}
@@ -373,6 +378,19 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return TopicFit(True, relevance, mark=status_mark, evidence=evidence, stars=stars)
     rag = any(word in text.lower() for word in _RAG_WORDS)
     return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")
+
+
+# A study measuring model quality ("准确率", "EM / F1", "accuracy", "pass@1"), whose sources say it reports nothing of
+# the system (memory, throughput, latency): an evaluation, not a serving or infrastructure result.
+_QUALITY = re.compile(r"准确率|正确率|(?<![A-Za-z])(?:EM|F1)(?![A-Za-z])|\baccuracy\b|pass@\d|胜率|\bwin rate\b|BLEU|ROUGE",
+                      re.IGNORECASE)
+_SYSTEM_SIDE = r"(?:显存|内存|吞吐|延迟|时延|TTFT|TPOT|KV\s*(?:占用|cache)|系统侧(?:数字|指标)?|系统指标|开销)"
+_QUALITY_ONLY = re.compile(
+    rf"{_SYSTEM_SIDE}[^。；;\n]{{0,30}}?(?:均|都|全|一概|一律)?(?:未|没有?|并未)(?:报告|给出?|报|测量?|提供|涉及)|"
+    rf"(?:未|没有?|并未)(?:报告|给出?|测量?|提供)[^。；;\n]{{0,10}}?{_SYSTEM_SIDE}|"
+    r"\bno (?:latency|throughput|memory|system|serving)[\w\s,/-]{0,40}?(?:numbers|figures|results|measurements|metrics)\b|"
+    r"\b(?:latency|throughput|memory|system)[\w\s,/-]{0,40}?(?:are|were|is|was) (?:not|never) (?:reported|measured)\b",
+    re.IGNORECASE)
 
 
 def _card_relates(card: Any, rules: ScopeRules) -> bool:
@@ -429,7 +447,14 @@ def tracked_subjects(bullets: Sequence[Any]) -> frozenset[str]:
         match = _SUBJECT_HEAD.match(head)
         if match and len(match.group(1)) >= 3 and not _VERSION_WORD.match(match.group(1)):
             names.add(match.group(1).lower())
+            # A vendor's product ("NVIDIA Dynamo 1.0"): the word after the vendor names the product too.
+            after = _VENDOR_PRODUCT.match(head, match.end())
+            if after and match.group(1).isupper():
+                names.add(after.group(1).lower())
     return frozenset(names)
+
+
+_VENDOR_PRODUCT = re.compile(r"\s+([A-Z][\w.+-]*[A-Za-z0-9])(?=\s+v?\d|\s*$)")
 
 
 def section_subjects(sections: Sequence[Any]) -> tuple[tuple[str, str], ...]:

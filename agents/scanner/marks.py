@@ -73,7 +73,12 @@ _ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|
                               r"原来怎么锚的?还怎么锚|照(?:原来|旧)的?(?:锚|写)法?|锚(?:法|点)不变|"
                               r"\b(?:anchor(?:ed)? as before|keep the (?:existing )?anchor)\b|"
                               r"\b(?:already|all) (?:covered|in) (?:by |in )?(?:the |our )?living doc|"
-                              r"\bwe(?:'ve| have) (?:already )?anchored\b", re.IGNORECASE)
+                              r"\bwe(?:'ve| have) (?:already )?anchored\b|"
+                              # "这是 9-25 进活文档那条 X 的续篇，不是新系统": a sequel of an anchored entry
+                              r"(?:进|入|写进|锚进|锚入)(?:了)?活文档(?:的)?(?:那|这)(?:条|一条|个)[^，。；;\n]{0,30}?(?:的)?"
+                              r"(?:续篇|后续|续集|跟进|延续|更新版?)|不是新(?:的)?(?:系统|东西|论文|项目|条目|工作)|"
+                              r"\b(?:a|the) (?:follow-up|sequel|continuation) (?:to|of) the (?:anchored|existing|earlier) "
+                              r"(?:entry|item|system)\b|\bnot a new (?:system|paper|project|item)\b", re.IGNORECASE)
 _PLACED = re.compile(r"(?:建议)?归入(?:章节)?\s*[：:]\s*(?P<target>[^\n；;。]+)|"
                      r"\b(?:file|filed|belongs?) (?:it )?(?:under|in|to)\s*[：:]?\s*(?P<en>[^\n;.]+)", re.IGNORECASE)
 # A line about another piece on the item ("CSDN 上也有一篇中文解读…只是翻译 README，不单列", "另有一篇转载，丢弃"):
@@ -116,7 +121,8 @@ _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主
 _OUT_OF = re.compile(r"(?:与|和|跟|对)\s*(?P<rel>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:都|也|完全|根本)?\s*"
                      r"(?:没(?:有)?(?:什么|啥)?关系|不沾边|无涉|扯不上)|"
                      r"(?:(?<!进)不进|(?<!归)不归|(?<!属)不属于?|进不了|不给|不交给?)\s*(?P<into>[A-Za-z][\w.-]*)(?!\s*(?:的)?\s*(?:正文|活文档|主文|文档|\.md))|"
-                     r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不收录?|不接收)(?![敛益费入到回缩])(?![\u4e00-\u9fff]*[吗？?])|"
+                     r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不(?:用|必|需要?)?收录?|无需收录?|不接收)"
+                     r"(?![敛益费入到回缩])(?![\u4e00-\u9fff]*[吗？?])|"
                      r"主分类\s*(?:被[^，。；\n]{0,8}?)?(?:写成|打成|标成|记为|记成|分成|是|为)?\s*(?P<cat>[A-Za-z][\w.-]*)\s*"
                      r"[^，。；\n]{0,8}?(?:误判|打错|分错|标错|写错|的错|有误|错了)|"
                      r"\b(?:misclassified|mis-categori[sz]ed|wrongly (?:classified|filed)) as\s+(?P<mis>[A-Za-z][\w.-]*)|"

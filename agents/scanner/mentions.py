@@ -21,7 +21,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 14
+MENTIONS_FORMAT = 15
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -78,7 +78,7 @@ _PROMISE = re.compile(
     r"|争取(?:在|于)?|有望(?:在|于)?|预告)[^。；\n]{0,12}?"
     r"(?P<when>\d{4}-\d{2}(?:-\d{2})?|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{4}\s*年?\s*Q[1-4]"
     r"|\d{4}\s*年\s*[上下]半年|(?<![\dA-Za-z])Q[1-4](?![\d])|(?<!\d)\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?(?:[上中下]旬|底|中|初)?)"
-    r"[^。；\n]{0,24}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|推到|放到|发)"
+    r"[^。；\n]{0,40}?(?<!没有)(?<!未)(?<!不)(?P<what>发布|上线|开源|release|推出|落地|公开|GA|交付|放出|释出|公布|上传|推到|放到|发)"
     # The date first, as a deadline: "「这个月底前」推到 GitHub", "九月内放出来", "10 月底前开源".
     r"|(?P<when_d>(?:这个|本|下个?)月(?:底|内|中旬|上旬|下旬)|[一二三四五六七八九十]{1,3}月(?:底|内|中旬|上旬|下旬)?|"
     r"(?<!\d)\d{1,2}\s*月(?:底|内)|"

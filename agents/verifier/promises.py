@@ -203,13 +203,17 @@ def promise_subject(text: str) -> str | None:
     lead = _LEADS.search(text)
     before = text[: lead.start()] if lead else text
     before = _RELAY_CLAUSE.sub(" ", before)  # "据 VentureBeat 报道，" / "According to The Verge," relay, not promise
-    for match in PROPER_NAME.finditer(before):
-        name = match.group(1)
-        # Not where the promise is said ("作者在 GitHub issue 里回复"): who makes it.
-        if not any(c.isupper() for c in name) or name in _COMMON or PLATFORM.fullmatch(name) \
-                or _RELAY.search(before[: match.start()]):
-            continue
-        return name
+    # The words quoted first ("Nimbic 发布会原话：\"HelixRoute 网关将于…\"", "Orbis 在大会上说：Quillgate 将于…":
+    # HelixRoute, Quillgate promise, not the event's host or the speaker); then the whole line.
+    quoted = re.split(r"[「『“\"]|(?:说|表示|称|原话|宣布|写道|提到|says|said|announced)\s*[：:]", before)
+    for part in ([quoted[-1]] if len(quoted) > 1 else []) + [before]:
+        for match in PROPER_NAME.finditer(part):
+            name = match.group(1)
+            # Not where the promise is said ("作者在 GitHub issue 里回复"): who makes it.
+            if not any(c.isupper() for c in name) or name in _COMMON or PLATFORM.fullmatch(name) \
+                    or _RELAY.search(part[: match.start()]):
+                continue
+            return name
     return None
 
 
