@@ -252,3 +252,39 @@ def test_a_scout_calling_an_item_net_new_is_read(line: str, new: bool) -> None:
 ])
 def test_a_verdict_on_another_piece_about_the_item_is_not_the_items(line: str) -> None:
     assert "discard" not in {m.kind for m in read_marks([(7, line)])}
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # A sequel of an entry the document keeps: anchored, whatever it adds today.
+    ("- 这是 9-25 进活文档那条 Quokka 1.0 的续篇，不是新系统", "anchored"),
+    ("- 算是写进活文档的那条 Lumen KV 卸载的后续", "anchored"),
+    ("- 不是新的系统，只是 Orrion 多了一层存储", "anchored"),
+    ("- this is a follow-up to the anchored entry, not a new system", "anchored"),
+    ("- basically a continuation of the existing entry", "anchored"),
+])
+def test_a_sequel_of_an_anchored_entry_is_an_anchored_mark(line: str, kind: str) -> None:
+    assert kind in [m.kind for m in read_marks([(7, line)])]
+
+
+@pytest.mark.parametrize("line", [
+    "- 新系统：Orrion，和活文档那条 Quokka 不是一回事",   # says it is new
+    "- 续篇会在下周发，到时候再看",                         # a sequel to come, not of an entry
+    "- 这不是新闻，是论文",                                # not "not a new system"
+    "- a follow-up paper is planned for November",
+])
+def test_near_misses_are_no_sequel_mark(line: str) -> None:
+    assert "anchored" not in [m.kind for m in read_marks([(7, line)])]
+
+
+@pytest.mark.parametrize(("line", "out"), [
+    ("- 该记在 tom 那本 inference 活文档里，serving 这边不用收", True),
+    ("- serving 不必收录，转 ann", True),
+    ("- serving 无需收", True),
+    ("- serving 这边不收吗？我觉得该收", False),                # a question
+    ("- serving 不用收敛太久，3 步就稳定", False),               # 收敛: converging, not receiving
+])
+def test_a_topic_not_needing_to_take_an_item_keeps_it_out(line: str, out: bool) -> None:
+    from agents.integrator.scope import ScopeRules, _kept_out
+
+    rules = ScopeRules(topic="serving", names=frozenset({"serving"}), keywords=("KV cache",))
+    assert any(_kept_out(m, rules) for m in read_marks([(7, line)])) == out

@@ -976,3 +976,32 @@ def test_a_tie_goes_to_the_item_that_does_not_repeat_a_chosen_ones_figures(lines
         reason = cut_reason(repeating[0], repeating[1], repeating[2], rows, chosen, (1, 2),
                             {"url:https://a-first.dev": "Orrery 对比"})
         assert "持平" in reason and "「Orrery 对比」" in reason
+
+
+@pytest.mark.parametrize(("url", "key"), [
+    ("https://github.com/tarn-ai/tarn/blob/v0.4.0/README.md", "url:https://github.com/tarn-ai/tarn"),
+    ("https://github.com/tarn-ai/tarn/tree/main/docs", "url:https://github.com/tarn-ai/tarn"),
+    ("https://github.com/tarn-ai/tarn", "url:https://github.com/tarn-ai/tarn"),
+    ("https://github.com/tarn-ai/tarn/pull/42", "pr:tarn-ai/tarn#42"),                     # a PR is its own item
+    ("https://github.com/tarn-ai/tarn/releases/tag/v0.4.0", "url:https://github.com/tarn-ai/tarn/releases/tag/v0.4.0"),
+    ("https://gitlab.com/tarn-ai/tarn/blob/main/README.md", "url:https://gitlab.com/tarn-ai/tarn/blob/main/README.md"),
+])
+def test_a_repositorys_files_are_the_repository(url: str, key: str) -> None:
+    from agents.integrator.cluster import _url_key
+
+    assert _url_key(url) == key
+
+
+@pytest.mark.parametrize(("bullet", "names"), [
+    ("NVIDIA Dynamo 1.0：KVBM 多级 KV 块管理", {"nvidia", "dynamo"}),    # a vendor's product
+    ("AMD Quark v0.9：量化工具链", {"amd", "quark"}),
+    ("Quokka v1.1：前缀路由", {"quokka"}),
+    ("Orrion Gateway 入选沙箱", {"orrion"}),                             # a two-word name, no vendor
+])
+def test_a_vendors_product_is_tracked_by_its_own_name(bullet: str, names: set[str]) -> None:
+    from agents.integrator.scope import tracked_subjects
+
+    class B:
+        text = bullet
+
+    assert tracked_subjects([B()]) == names

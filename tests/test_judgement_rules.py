@@ -619,3 +619,27 @@ def test_a_section_anchored_by_its_heading_that_says_more_than_the_bullet_is_an_
             + "\n".join(lines) + "\n")
     brief = _day_brief(tmp_path, note, "\n" + _TREE)
     assert _status_of(brief, "选型决策树") == status
+
+
+@pytest.mark.parametrize(("lines", "in_topic"), [
+    # A study of model quality whose source says it measures nothing of the system: out, whatever its set-up words.
+    (["- 在 vLLM 上测了 128K–1M 长上下文，指标是答题准确率（EM / F1）", "- 显存、吞吐、延迟这些系统侧数字正文都没报告"], False),
+    (["- accuracy on 1M-token contexts drops past 256K (vLLM, prefix caching off)",
+      "- no latency, throughput or memory numbers in the paper"], False),
+    (["- 测的是 KV cache 复用后的准确率，延迟与显存均未报告"], False),
+    # Quality and system figures both, or quality alone with nothing said of the system: the scope rules decide.
+    (["- KV cache 复用后准确率降 2 个点，TTFT 降 40%（vLLM，H100）"], True),
+    (["- 评测 KV cache 复用技术的准确率，prefill 省了多少另文再测"], True),
+    (["- 显存没报告的部分在附录里补了：吞吐 3,200 tok/s，KV cache 占用 -30%"], True),
+])
+def test_a_study_of_model_quality_that_measures_nothing_of_the_system_is_out_of_scope(lines: list[str],
+                                                                                       in_topic: bool) -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.scope import ScopeRules, judge_scope
+
+    passage = Passage("inbox/lin/2027-03-16-n.md", 1, len(lines) + 1, "## Orrion-Bench ⭐⭐⭐⭐",
+                      [(n, line) for n, line in enumerate(lines, start=2)])
+    item = Item(key="url:https://orrion.dev", keys={"url:https://orrion.dev"}, sources=[passage.path], passages=[passage])
+    rules = ScopeRules(topic="inference", names=frozenset({"inference"}),
+                       keywords=("KV cache", "vLLM", "prefill", "TTFT", "吞吐", "长上下文", "prefix caching"))
+    assert judge_scope(item, rules).in_topic == in_topic
