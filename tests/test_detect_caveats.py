@@ -405,3 +405,20 @@ def test_telling_two_items_apart_is_no_caveat_but_setting_figures_apart_is(line:
 ])
 def test_a_caveat_under_a_heading_filed_by_line_of_work_is_about_the_named_subject(heading: str, subject: str) -> None:
     assert caveat_subject("- 硬件没写 ⚠⚬⚬", heading) == subject
+
+
+@pytest.mark.parametrize(("line", "caveat"), [
+    ("- 愿景文，没有系统实现。", True),
+    ("- 目前只有论文和报道，代码仓 README 写 coming soon", True),
+    ("- 立场论文，没有可运行的实现", True),
+    ("- 代码库到今天还没放，只有 PPT", True),
+    ("- position paper, no code yet", True),
+    ("- vision paper only; not yet open-sourced", True),
+    # Near misses: code is out, or the line speaks of what the implementation does.
+    ("- 已开源实现，README 很全", False),
+    ("- 实现细节见附录 B：两级哈希", False),
+    ("- the implementation overlaps prefill with weight loading", False),
+    ("- 代码已放出，loader 部分能跑", False),
+])
+def test_a_scout_saying_nothing_runs_yet_is_a_caveat(line: str, caveat: bool) -> None:
+    assert bool([c for c in find_caveats(line) if c.label == "尚无实现"]) == caveat

@@ -643,3 +643,39 @@ def test_a_study_of_model_quality_that_measures_nothing_of_the_system_is_out_of_
     rules = ScopeRules(topic="inference", names=frozenset({"inference"}),
                        keywords=("KV cache", "vLLM", "prefill", "TTFT", "吞吐", "长上下文", "prefix caching"))
     assert judge_scope(item, rules).in_topic == in_topic
+
+
+@pytest.mark.parametrize(("line", "status"), [
+    # An earlier brief of the topic that only doubts the paper anchors nothing of it.
+    ("三、矛盾/待核：另记疑点 3 条（2703.04417 实验条件 / 会话兼容期）", "net_new"),
+    ("D193（⚠⚬⚬）2703.04417「SLO ≤ 1%」为单卡实验，多租户未验证", "net_new"),
+    ("- open question: 2703.04417 tenancy not tested", "net_new"),
+    # One that carried it as an increment does.
+    ("增量 5：arXiv 2703.04417 — 风险约束型 KV 淘汰（⭐⭐⭐⭐）", "carried"),
+])
+def test_an_earlier_brief_only_doubting_a_paper_does_not_anchor_it(line: str, status: str) -> None:
+    from agents.integrator.cluster import Item
+
+    item = Item(key="arxiv:2703.04417", keys={"arxiv:2703.04417"}, arxiv=["2703.04417"],
+                sources=["inbox/lin/2027-03-16-n.md"])
+    brief = _File("inbox/mei/2027-03-15-serving-e1prep.md", line, text=line)
+    assert judge_status(item, [], [brief]).status == status
+
+
+def test_a_scouts_anchored_mark_of_a_paper_only_another_topics_document_keeps_says_nothing_here(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_integrator_compose import _vault
+    from tests.test_judgement_notes import _brief
+
+    root = _vault(tmp_path)
+    topics = root / "topics.toml"
+    topics.write_text(topics.read_text(encoding="utf-8") + '\n[topic.storage]\ntitle = "storage"\n'
+                      'living_doc = "organized/knowledge/storage.md"\nexecutor = "tom"\nslot = "storage-e1prep"\n'
+                      'window_end = "22:20"\nincrements = [3, 8]\nkeywords = ["NVMe"]\n', encoding="utf-8")
+    (root / "organized/knowledge/storage.md").write_text(
+        "---\nversion: 12\nupdated: 2026-09-20T10:00+08:00\n---\n# storage\n\n## §1 存储\n"
+        "- Tandem（arXiv 2602.21548）：两路加载 KV〔v12 · 2026-09-20〕\n", encoding="utf-8")
+    (root / "inbox/jay/2026-09-29T1735-jay-evening.md").write_text(
+        "# jay\n\n## Tandem arXiv:2602.21548 ⭐⭐⭐\n- KV cache 从存储加载的 prefill / decode 双路径，已锚，今天又被讨论，沿用\n"
+        "- decode 阶段 TTFT 降 30%（H100）\n", encoding="utf-8")
+    brief = _brief(root)
+    assert _status_of(brief, "Tandem") != "carried"

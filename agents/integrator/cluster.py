@@ -65,6 +65,7 @@ class Passage:
     # Lines elsewhere in the note that name this section by its label ("转交：§3 / §6 → stephen").
     references: list[tuple[int, str]] = field(default_factory=list)
     adopted: bool = False  # joined to the item by the name its heading leads with (a sequel, a translation)
+    off_topic: bool = False  # adopted, and nothing of the topic in it: about the item, not the topic's matter
 
 
 @dataclass
@@ -454,12 +455,16 @@ def cluster_items(
         for key in item.keys:
             for name in led_by.get(key, ()):
                 named.setdefault(name, set()).add(item.key)
+            if key.startswith("url:") and (repo := GITHUB_REPO.match(key[4:])) and len(repo.group(1)) >= 4:
+                named.setdefault(repo.group(1).lower(), set()).add(item.key)  # github.com/kvwatch-dev/kvwatch
         title = getattr(item.card, "title", None)
         if title and (name := lead_name(str(title))):
             named.setdefault(name.lower(), set()).add(item.key)
         for passage in item.passages:  # "## KVRail · 开源的 GPU 间 KV 搬运库" over the item's link
             if passage.subject and (name := lead_name(passage.heading)):
                 named.setdefault(name.lower(), set()).add(item.key)
+            if passage.subject and (release := release_named(passage.heading)):  # "## NVIDIA Dynamo v1.1.0"
+                named.setdefault(_release_key(release), set()).add(item.key)
     _adopt_named_passages(passages, items, named, by_source, shifts)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
@@ -616,6 +621,16 @@ def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mappin
     for passage in digest.passages:
         name = lead_name(passage.heading)
         owners = named.get(name.lower(), set()) if name else set()
+        release = release_named(passage.heading)
+        if len(owners) != 1 and release is not None:
+            # "## Dynamo v1.1.0 —— 补另一档并发" beside another note's "## NVIDIA Dynamo v1.1.0" and its link: one release.
+            owners = named.get(_release_key(release), set())
+        if len(owners) != 1 and not _LATIN_WORD.search(_HEAD_MARKS.sub(" ", passage.heading)):
+            # "## 我的评估" in "# flyP · 安全面速读 · kvwatch（…）": a section of a note about one thing, named by a
+            # label only, is about the thing the note's title names (the one item of this note that name leads).
+            owners = {key for name, keys in named.items() if not name.startswith("release:")
+                      and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", digest.title or "", re.IGNORECASE)
+                      for key in keys if passage.path in items[key].sources}
         if len(owners) != 1:
             keep.append(passage)
             continue
@@ -627,7 +642,7 @@ def _adopt_named_sections(digest: Item, items: Mapping[str, Item], named: Mappin
         for figure in digest.figures:
             if passage.start <= figure.line + shift <= passage.end and figure not in item.figures:
                 item.figures.append(figure)
-        if name not in item.names:
+        if name and name not in item.names:
             item.names.append(name)
     if len(keep) == len(digest.passages):
         return digest
@@ -723,6 +738,13 @@ def section_key(passage: Passage) -> str:
 # "Qwen3.5": no separator, or a size after the number).
 _RELEASE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*?)(?:\s*[- ]\s*v?|\s*v)"
                       r"(\d+\.\d+(?:\.\d+)*)(?![\w.]|-\w)", re.IGNORECASE)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def _release_key(release: tuple[str, str]) -> str:
+    return f"release:{release[0]}:{release[1].removeprefix('v')}"
 
 
 def release_named(heading: str) -> tuple[str, str] | None:

@@ -227,6 +227,11 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
     return judgement
 
 
+# What a scout's "已锚" line says is new of the anchored thing: "新表态", "新维度", "new figures".
+_NEWS_SAID = re.compile(r"(?<![不没无])新(?:的)?(?:表态|说法|内容|维度|数字|数据|结论|组合|进展|版本|实测|表)|"
+                        r"\bnew (?:claims?|figures?|data|results?|angle|numbers?|statement)\b", re.IGNORECASE)
+
+
 def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
                      subjects: Sequence[tuple[str, str]]) -> Judgement:
     """A page of no paper of its own about a subject a living-document section is about (its title opens with the
@@ -934,6 +939,20 @@ def integrate(
             spans = [(p.start, p.end) for p in passages]
             item = replace(item, passages=passages,
                            figures=[f for f in item.figures if any(a <= f.line <= b for a, b in spans)])
+        for passage in item.passages:
+            passage.off_topic = passage.adopted and text_relevance(
+                "\n".join([passage.heading, *(line for _, line in passage.lines)]), rules) == 0
+        kept = [p for p in item.passages if not p.off_topic]
+        if kept and len(kept) < len(item.passages):
+            # A section joined by the item's name that says nothing of the topic (an M2 Max smoke test of an
+            # engine release, in an infrastructure brief) neither weighs nor speaks for the item here.
+            dropped = [(p.path, p.start, p.end) for p in item.passages if p.off_topic]
+            excluded.extend({"key": section_key(p), "title": tidy_title(p.heading) or p.heading, "arxiv": [],
+                             "paper_card": None, "sources": [p.path],
+                             "reason": f"与「{item_title(item)}」同指，但该段无本主轴内容（相关度 0），不计入该条"}
+                            for p in item.passages if p.off_topic)
+            item = replace(item, passages=kept, figures=[f for f in item.figures if not any(
+                f.source == path and a <= f.line <= b for path, a, b in dropped)])
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
@@ -974,6 +993,11 @@ def integrate(
         judgement = _follows_entry(item, judgement, open_entries)
         judgement = _adds_to_subject(item, judgement, anchored, subjects)
         judgement = _scout_says_new(item, judgement, other_briefs)
+        kept_by = next((doc for doc, ids in scan.anchored_elsewhere.items() if set(item.arxiv) & ids), None)
+        if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and kept_by is not None:
+            # "已锚，沿用" of a paper only another topic's document keeps (DualPath in inference.md): the scout
+            # speaks of that document; this topic's has nothing of it, so nothing of it is anchored here.
+            fit = replace(fit, mark=None, evidence="")
         if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.
             judgement = replace(judgement, status="carried", marked=fit.evidence)
@@ -983,7 +1007,9 @@ def integrate(
             # No anchored text was found to hold its figures: today's figures are news of the entry.
             fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
                      and not said_unchanged(f)]
-            judgement = replace(judgement, status="integrated" if item.figures else "carried", marked=fit.evidence,
+            # The scout's line saying what is new ("这篇是官方博客的新表态") makes it news without figures too.
+            news = item.figures or _NEWS_SAID.search(fit.evidence)
+            judgement = replace(judgement, status="integrated" if news else "carried", marked=fit.evidence,
                                 new_figures=fresh)
         if judgement.status == "integrated" and not judgement.new_figures and item.card is not None and not (
                 {str(c).lower() for c in (item.card.primary, item.card.secondary) if c} & rules.names):

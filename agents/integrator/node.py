@@ -55,7 +55,10 @@ def integrate(state: RunState, runtime: Runtime[BatonContext]) -> dict:
     # With a model configured, it words the brief through one session per run (counts, budget, call cap).
     session = ctx.llm.session() if ctx.llm is not None else None
     writer = ModelWriter(session, scan, living_doc_label(scan)) if session is not None else None
-    open_register = {int(e["d"][1:]): str(e.get("text") or "") for e in verified.get("register_open", [])
+    # Open as the window began: the entries still open, and those today's evidence closes (a section bringing that
+    # news follows the entry, as an integration, not a NET-new item).
+    open_register = {int(e["d"][1:]): str(e.get("text") or "")
+                     for e in [*verified.get("register_open", []), *verified.get("register_closed", [])]
                      if str(e.get("d", "")).startswith("D") and str(e["d"])[1:].isdigit()}
     brief = compose_brief(scan, warnings, arxiv, history, state.thread, writer=writer, open_register=open_register)
     if session is not None and state.run_id is not None:

@@ -348,6 +348,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         path, mark = placed_else
         return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"
                         f"正文本主轴相关词仅 {relevance} 个")
+    unrelated = _unrelated_to_topic(text, rules)
+    if unrelated is not None:
+        # "与推理 serving 无直接关系", "unrelated to KV caching": the source says the item is not about the topic's
+        # matter (a card's own note on what it relates to, whatever its class).
+        return TopicFit(False, relevance, f"来源注明与本主轴内容无关：「{_quote(unrelated)}」")
     quality_only = _QUALITY_ONLY.search(text) if _QUALITY.search(text) else None
     if quality_only is not None:
         # "评测指标均为答题准确率（EM / F1）；显存、吞吐、延迟…正文未报告": a study of model quality that measures
@@ -380,6 +385,29 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     return TopicFit(False, 0, "仅 RAG 内容，无本主轴关键词" if rag else f"正文无 {rules.topic} 主轴关键词")
 
 
+_NO_RELATION = (r"(?:无直接关系|没有?直接关系|关系不大|关联不大|无关|不相关|没(?:有)?(?:什么|啥)?关系|"
+                r"一点关系(?:都|也)?没有|扯不上(?:关系)?|不沾边)")
+
+
+def _unrelated_to_topic(text: str, rules: ScopeRules) -> str | None:
+    """A line saying the item has nothing to do with the topic's matter: its name or a term of its own ("与推理
+    serving 无直接关系", "跟 KV cache 一点关系没有", "unrelated to LLM inference serving")."""
+    terms = sorted({*rules.names, *(k.lower() for k in rules.keywords)}, key=len, reverse=True)
+    if not terms:
+        return None
+    alternatives = "|".join(re.escape(t) for t in terms)
+    pattern = re.compile(
+        rf"(?:与|和|跟|对)\s*(?:[A-Za-z\u4e00-\u9fff]{{0,6}}\s*)?(?:{alternatives})(?:\s*[A-Za-z\u4e00-\u9fff/-]{{0,12}})?"
+        rf"\s*(?:都|也|完全|根本)?\s*{_NO_RELATION}|"
+        rf"\b(?:unrelated|not (?:directly |really )?related|irrelevant|has nothing to do)\s+(?:to|with)\s+"
+        rf"(?:the\s+|LLM\s+)?(?:{alternatives})", re.IGNORECASE)
+    for line in text.split("\n"):
+        match = pattern.search(line)
+        if match and not re.search(r"不是|并非|并不是|\bnot\b", line[max(0, match.start() - 4):match.start()]):
+            return line.strip()
+    return None
+
+
 # A study measuring model quality ("准确率", "EM / F1", "accuracy", "pass@1"), whose sources say it reports nothing of
 # the system (memory, throughput, latency): an evaluation, not a serving or infrastructure result.
 _QUALITY = re.compile(r"准确率|正确率|(?<![A-Za-z])(?:EM|F1)(?![A-Za-z])|\baccuracy\b|pass@\d|胜率|\bwin rate\b|BLEU|ROUGE",
@@ -388,7 +416,7 @@ _SYSTEM_SIDE = r"(?:显存|内存|吞吐|延迟|时延|TTFT|TPOT|KV\s*(?:占用|
 _QUALITY_ONLY = re.compile(
     rf"{_SYSTEM_SIDE}[^。；;\n]{{0,30}}?(?:均|都|全|一概|一律)?(?:未|没有?|并未)(?:报告|给出?|报|测量?|提供|涉及)|"
     rf"(?:未|没有?|并未)(?:报告|给出?|测量?|提供)[^。；;\n]{{0,10}}?{_SYSTEM_SIDE}|"
-    r"\bno (?:latency|throughput|memory|system|serving)[\w\s,/-]{0,40}?(?:numbers|figures|results|measurements|metrics)\b|"
+    r"\bno (?:latency|throughput|memory|system)[\w\s,/-]{0,40}?(?:numbers|figures|results|measurements|metrics)\b|"
     r"\b(?:latency|throughput|memory|system)[\w\s,/-]{0,40}?(?:are|were|is|was) (?:not|never) (?:reported|measured)\b",
     re.IGNORECASE)
 

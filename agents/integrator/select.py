@@ -166,7 +166,7 @@ def _anchored_by_claims(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list
     Needs two such claims and at least half of the item's claim lines; nothing for a one-line item.
     """
     lines = [line for p in item.passages if p.path.startswith("inbox/") and not is_brief_path(p.path)
-             for _, line in p.lines if re.match(r"\s*(?:[-*•]|\d+[.)、]|\|)", line)]
+             for _, line in p.lines if re.match(r"\s*(?:[-*•]|\d+[.)、]|\|)", line) and not _cites_another(line, item)]
     claims = [words for line in lines if len(words := _claim_words(line)) >= _SAME_CLAIM]
     if len(claims) < 2:
         return []
@@ -235,6 +235,11 @@ def _pairs(text: str) -> set[str]:
     return {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)} - _COMMON_PAIRS
 
 
+def _cites_another(line: str, item: Item) -> bool:
+    """The line cites a paper that is not the item: what it says there is of that paper."""
+    return any(ref.id not in item.arxiv for ref in find_arxiv_refs(line) if not ref.malformed)
+
+
 def _anchored_by_rare_name(item: Item, anchored: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """A section that describes an anchored entry in other words ("用 Mattson 栈距离算法在线算出'显存 → 命中率'
     曲线" beside "KVSET：Mattson 栈算法在线估算 KV working set，给出'显存 → 命中率'曲线"): a rare proper name only
@@ -245,11 +250,16 @@ def _anchored_by_rare_name(item: Item, anchored: Sequence[tuple[Any, Any]]) -> l
             counts.setdefault(name, []).append(pair)
     for passage in item.passages:
         for _, line in passage.lines:
+            if _cites_another(line, item):
+                continue  # "§3.8 已锚的 Shadow in the Cache（2608.09442）讲的正是…": that paper's, not this item's
             for name in set(_RARE_NAME.findall(line)):
                 holders = counts.get(name, [])
                 if len(holders) == 1 and len(_pairs(line) & _pairs(str(holders[0][1].text))) >= _SAME_PAIRS:
                     return holders
     return []
+
+
+_DOUBT_LINE = re.compile(r"疑点|待核|存疑|矛盾|(?<![A-Za-z])D\d{3}(?!\d)|\b(?:to verify|open question|conflict)\b", re.IGNORECASE)
 
 
 def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs: Sequence[Any]) -> Judgement:
@@ -269,7 +279,8 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         bullets = _anchored_by_rare_name(item, anchored)
     briefs, lines = [], []
     for brief in earlier_briefs:
-        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item)]
+        # A line only doubting it ("另记疑点 3 条（2609.27981 实验条件…）", a D-number's row) anchors nothing.
+        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item) and not _DOUBT_LINE.search(line)]
         if hits:
             briefs.append(brief.path)
             lines.extend(hits)
@@ -324,8 +335,10 @@ def rank_score(item: Item, status: str, credibility: int, relevance: int, stars:
     digest = item.key.startswith("note:")
     # A note digest bundles several sections of one note: it weighs as much as its best section, not
     # as the sum (else one long note outranks every paper the day discusses).
-    discussed = max((len(p.lines) for p in item.passages), default=0) if digest else sum(
-        len(p.lines) for p in item.passages)
+    # A section joined by the item's name that says nothing of the topic ("复现记录：X 本地 smoke test" in an
+    # infrastructure brief) is about the item, not the topic's matter: it weighs nothing here.
+    weighed = [p for p in item.passages if not p.off_topic]
+    discussed = max((len(p.lines) for p in weighed), default=0) if digest else sum(len(p.lines) for p in weighed)
     figures = min(len(item.figures), 2) if digest else len(item.figures)
     return (
         _NOVELTY[status]

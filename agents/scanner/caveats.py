@@ -68,6 +68,14 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"出处不明|来源不明|(?:确认|核实|补充)(?:一下)?(?:来源|出处)|\bcan(?:'t|not) find (?:the |its |a )?(?:source|origin)\b|"
         r"\bno source (?:for|given)\b|\bunsourced\b|\bdoes(?:n't| not) match (?:the )?(?:paper|table|abstract)\b",
         re.IGNORECASE)),
+    # Nothing runs yet: a vision or position paper, no implementation, code not out ("愿景文，没有系统实现",
+    # "README 写 coming soon", "position paper, no code yet").
+    ("尚无实现", re.compile(
+        r"(?:愿景|立场)(?:文|论文|稿)(?!\s*[A-Za-z(（《「])|观点文(?!\s*[A-Za-z(（《「])|(?:没有|没|无|尚无|暂无|还没有?)(?:系统|工程|可运行的?|开源)?实现|"
+        r"(?:只有|仅有)(?:论文|PPT|slides?|幻灯片)(?:和[^，。；,;\n]{0,6})?|"
+        r"代码(?:仓|库)?[^，。；,;\n]{0,8}?(?:没|未|尚未|还没)(?:有)?(?:放|开源|公开|发布|上传)|coming soon|"
+        r"\b(?:position|vision) paper\b|\bno (?:code|implementation|artifact)s?(?: yet| released| available)?\b|"
+        r"\bnot (?:yet )?open[- ]sourced\b|\bpaper[- ]only\b", re.IGNORECASE)),
     ("适用条件有限", re.compile(
         r"^\s*(?:[-*•]\s*)?(?:局限(?:性)?|前提|适用条件|限制)\s*[：:]|"
         r"^\s*(?:[-*•]\s*)?(?:limitations?|caveats?|assumes|assumptions?)\s*[：:]|\bonly holds (?:when|if|under)\b|"

@@ -69,7 +69,7 @@ _CONSISTENT = re.compile(r"(?:数字|结论|数据|口径)沿用|(?:和|与|跟)
 # The scout says the item's parts are anchored already, anywhere on its line: "9-27 / 9-28 我们零散锚过 A、B",
 # "these pieces are already in the living doc". Anchored, not NET-new. ("Mooncake、llm-d 活文档都有，这篇补的是
 # 生产数字" says the components are kept, not the paper: no mark.)
-_ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n]{0,10}?锚过|"
+_ANCHORED_BEFORE = re.compile(r"(?:我们|活文档|之前|此前|已经|早就|都|分别|零散)[^，。；;\n没未不]{0,10}?(?<![没未不])锚过|"
                               r"原来怎么锚的?还怎么锚|照(?:原来|旧)的?(?:锚|写)法?|锚(?:法|点)不变|"
                               r"\b(?:anchor(?:ed)? as before|keep the (?:existing )?anchor)\b|"
                               r"\b(?:already|all) (?:covered|in) (?:by |in )?(?:the |our )?living doc|"
@@ -121,7 +121,7 @@ _ADJACENT = re.compile(r"(?<![A-Za-z])(?P<topic>[A-Za-z][\w.-]*)\s*(?:主轴|主
 _OUT_OF = re.compile(r"(?:与|和|跟|对)\s*(?P<rel>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线)?\s*(?:都|也|完全|根本)?\s*"
                      r"(?:没(?:有)?(?:什么|啥)?关系|不沾边|无涉|扯不上)|"
                      r"(?:(?<!进)不进|(?<!归)不归|(?<!属)不属于?|进不了|不给|不交给?)\s*(?P<into>[A-Za-z][\w.-]*)(?!\s*(?:的)?\s*(?:正文|活文档|主文|文档|\.md))|"
-                     r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不(?:用|必|需要?)?收录?|无需收录?|不接收)"
+                     r"(?<![A-Za-z])(?P<recv>[A-Za-z][\w.-]*)\s*(?:主轴|主题|线|这边|侧)?\s*(?<!收)(?:不(?:用|必|需要?)?收录?|无需收录?|不接收|(?:不用|不必|无需|不需要)(?:管|理会?)(?:它|这篇|这条)?)"
                      r"(?![敛益费入到回缩])(?![\u4e00-\u9fff]*[吗？?])|"
                      r"主分类\s*(?:被[^，。；\n]{0,8}?)?(?:写成|打成|标成|记为|记成|分成|是|为)?\s*(?P<cat>[A-Za-z][\w.-]*)\s*"
                      r"[^，。；\n]{0,8}?(?:误判|打错|分错|标错|写错|的错|有误|错了)|"
@@ -221,7 +221,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             marks.append(Mark("adjacent", topic.lower(), number, text))
         for match in _OUT_OF.finditer(text):
             topic = next(value for value in match.groupdict().values() if value)
-            marks.append(Mark("adjacent", topic.lower(), number, text))
+            # A topic named by its document ("inference.md 不用管它"): the topic.
+            marks.append(Mark("adjacent", re.sub(r"\.md$", "", topic.lower()), number, text))
         for match in _INCIDENTAL.finditer(text):
             marks.append(Mark("incidental", (match.group("what") or match.group("en") or "").strip(), number, text))
         stars = stars_of(text)
