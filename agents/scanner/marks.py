@@ -95,6 +95,10 @@ _PLACED_SECTION = re.compile(r"(?:→|->|=>|归|放进?|挂到|进)\s*(?:我|就
                              r"(?P<sec>§\s?\d+(?:\.\d+)*\.?(?:[（(]\d+[)）])?(?:\.\d+)?)(?![\w.])", re.IGNORECASE)
 _FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
+# A task given with the item, not the item given away: "交给 jay 下午细读", "转 tom 明天核对一下", "hand to ann to verify".
+_TASK_AFTER = re.compile(r"\s*(?:(?:今|明|下|上|中)(?:天|早|午|晚)|今晚|明早|稍后|回头|晚点|下午|上午|晚上)?\s*(?:再)?"
+                         r"(?:细读|精读|读一下|读全文|核对|核实|复核|复测|确认一下|跟进一下)|\s*to (?:read|verify|check|re-?run)\b",
+                         re.IGNORECASE)
 # A hand-over list: "转交：§3 / §6 / §7 → stephen", "Forward: the GRPO part -> flyp".
 _FORWARD_LIST = re.compile(r"(?:转交|转给|移交|交给|forward(?:ed)?(?:\s+list)?|hand(?:ed)?[- ]over(?:\s+list)?)\s*[：:][^\n]*?(?:→|->|⇒|=>)\s*"
                            r"(?P<who>[A-Za-z][\w.-]*)", re.IGNORECASE)
@@ -207,6 +211,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             for match in _PLACED_SECTION.finditer(text):  # "→ 算 NET-new，§1.(8)", "归 §2.3"
                 marks.append(Mark("placed", match.group("sec").strip(), number, text))
         for match in _FORWARD.finditer(text):
+            if _TASK_AFTER.match(text, match.end()):
+                continue  # "交给 jay 下午细读": a reading handed to a scout, the item stays where it is
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         if not _FORWARD.search(text) and not _FORWARD_LIST.search(text):
             for match in _ARROW_END.finditer(text):

@@ -21,7 +21,7 @@ __all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mention
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 15
+MENTIONS_FORMAT = 16
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -268,6 +268,12 @@ _AS_MULTIPLE = re.compile(
 _ARROW_BEFORE = re.compile(r"(\d[\d.,]*\s*(?:[A-Za-z%×]+|秒|毫秒)?)\s*(?:→|->|⇒|=>|⟶)\s*[^\d→\n]{0,24}$")
 
 
+_LINE_HEAD = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、])?\s*([^：:\n]{2,60}?)[：:]")
+_OVER_BASELINE = re.compile(r"(?:相对|相比|对比|较)(?:于)?[^，。；;]{0,30}?(?:基线|基准|baseline|对照)[^，。；;\d]{0,8}$", re.IGNORECASE)
+_OVER_BASELINE_AFTER = re.compile(r"\s*(?:over|vs\.?|versus|relative to|compared (?:to|with))\s+(?:the\s+)?[\w -]{0,30}?"
+                                  r"baseline", re.IGNORECASE)
+
+
 def nearest_metric(context: str, pos: int, end: int) -> str | None:
     """The metric a figure at ``context[pos:end]`` measures: the nearest metric word just before it, or one
     written right after it ("85ms TTFT"); names are normalised (吞吐 → throughput)."""
@@ -452,6 +458,12 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                       "unit": unit,
                       "metric": nearest_metric(sentence, offset, offset + len(match.group(0).strip())),
                       "start": match.start()}
+            if detail["metric"] is None and unit in ("×", "x", "倍") and _OVER_BASELINE.search(sentence[:offset]):
+                # "端到端相对不开投机的基线 2.1×", "2.1× over the baseline": a multiple of a baseline is a speedup.
+                detail["metric"] = "speedup"
+            elif detail["metric"] is None and unit in ("×", "x", "倍") and _OVER_BASELINE_AFTER.match(
+                    sentence, offset + len(match.group(0).strip())):
+                detail["metric"] = "speedup"
             if unit in _CAPACITY and _SPEC_BEFORE.search(line[:match.start()]):
                 detail["spec"] = True
             if table_row:
@@ -467,6 +479,10 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
                 detail["baseline"] = baseline
             if heading and not table_row:
                 detail["heading"] = heading[:200]
+            head = _LINE_HEAD.match(line)
+            if head and head.end() <= match.start() and not sentence.startswith(head.group(1).strip()):
+                # "- #2 2610.00731 Draft Once（卡 1566）：…。我翻了表 2：…2.1×": the line's head, which its sentence lost.
+                detail["lead"] = head.group(1).strip()[:120]
             mentions.append(Mention(
                 source=source, kind="figure", value=match.group(0).strip(), raw=match.group(0), line=index,
                 context=sentence, detail={**detail, "apart": apart},

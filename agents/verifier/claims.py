@@ -584,7 +584,7 @@ def figure_claims(mentions: Sequence[Mention]) -> list[FigureClaim]:
         if subject is not None:
             subject = _paper_of(subject, context, line_ids) or subject
         lead = re.split(r"[：:]", context, maxsplit=1)[0] if re.search(r"[：:]", context) else ""
-        if len(set(line_ids)) == 1 and line_ids[0] in lead:
+        if len(set(line_ids)) == 1 and (line_ids[0] in lead or line_ids[0] in str(mention.detail.get("lead") or "")):
             # "Tessel（arXiv 2610.30001）：…在 Quokka 上加速 2.1×": the line's lead names the paper whose result it is.
             subject = line_ids[0]
         if subject is None:
