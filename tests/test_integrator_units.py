@@ -1005,3 +1005,33 @@ def test_a_vendors_product_is_tracked_by_its_own_name(bullet: str, names: set[st
         text = bullet
 
     assert tracked_subjects([B()]) == names
+
+
+@pytest.mark.parametrize(("other", "joined"), [
+    # A second note's section on the same release joins the item its link made; another version does not.
+    ("# mei\n\n## 2. Tarn v1.1.0 —— 补另一档并发\n\n- 同一张表另一行：并发 128，TTFT 改善 1.8×\n- 博客解释：读带宽先饱和\n", True),
+    ("# mei\n\n## 2. Tarn 1.1.0 另一行数字\n\n- 并发 128：TTFT 改善 1.8×\n- 带宽先饱和\n", True),
+    ("# mei\n\n## 2. Tarn v1.2.0 预告\n\n- 下个版本加 GPU 直读\n- 日期未定\n", False),
+])
+def test_sections_of_one_release_in_two_notes_are_one_item(other: str, joined: bool) -> None:
+    first = ("# lin\n\n## §1 Orbis Tarn v1.1.0 ⭐⭐⭐⭐\n\n- 来源：https://github.com/orbis-ai/tarn/releases/tag/v1.1.0\n"
+             "- 新远端层；并发 32 时 TTFT 改善 2.6×\n")
+    files = [_File("inbox/lin/2027-03-16T1040-lin-radar.md", first), _File("inbox/mei/2027-03-16_mei-notes.md", other)]
+    items = cluster_items(_mentions(*files), files)
+    owner = next(i for i in items if any("releases/tag" in u for u in i.urls))
+    assert ("inbox/mei/2027-03-16_mei-notes.md" in owner.sources) == joined
+
+
+@pytest.mark.parametrize(("heading", "joined"), [
+    ("## 我的评估 ⭐⭐⭐", True),      # a label of the note's one subject
+    ("## 结论 ⭐⭐⭐", True),
+    ("## Quokka 对比 ⭐⭐⭐", False),   # a section naming something else is its own
+])
+def test_a_label_only_section_of_a_note_about_one_thing_is_that_things(heading: str, joined: bool) -> None:
+    note = ("---\ntime: 2027-03-16T14:10:00+08:00\n---\n# flyp · 速读 · kvtrace（eBPF 版 KV 观测）\n\n"
+            "## 它是什么\n\n- 仓库：https://github.com/kvtrace-dev/kvtrace ，v0.2.0\n- 给引擎装 USDT 探针，按前缀哈希聚合 KV 事件\n\n"
+            f"{heading}\n\n1. 采集器要 CAP_BPF，多租户要过安全评审\n2. 开销 <2% 只有 README 一句，作者自测\n")
+    files = [_File("inbox/flyp/2027-03-16-flyp-kvtrace.md", note)]
+    items = cluster_items(_mentions(*files), files)
+    owner = next(i for i in items if any("kvtrace-dev" in u for u in i.urls))
+    assert (len(owner.passages) == 2) == joined

@@ -679,3 +679,59 @@ def test_a_scouts_anchored_mark_of_a_paper_only_another_topics_document_keeps_sa
         "- decode 阶段 TTFT 降 30%（H100）\n", encoding="utf-8")
     brief = _brief(root)
     assert _status_of(brief, "Tandem") != "carried"
+
+
+@pytest.mark.parametrize(("line", "out"), [
+    ("与推理 serving 无直接关系；agent / evaluation 线可参考。", True),
+    ("跟 KV cache 一点关系都没有，是训练侧的排程", True),
+    ("和 prefill 扯不上关系", True),
+    ("unrelated to LLM inference serving; an agent benchmark", True),
+    ("has nothing to do with KV cache reuse", True),
+    # Near misses: another thing unrelated, a relation stated, a negated unrelatedness.
+    ("与 D186 无关，别串", False),
+    ("与推理 serving 直接相关：KV 池共享", False),
+    ("不是与 KV cache 无关，恰恰是 KV 的问题", False),
+    ("和 Quokka 那条没关系", False),
+])
+def test_a_source_saying_the_item_has_no_relation_to_the_topics_matter_keeps_it_out(line: str, out: bool) -> None:
+    from agents.integrator.scope import ScopeRules, _unrelated_to_topic
+
+    rules = ScopeRules(topic="inference", names=frozenset({"inference"}), keywords=("KV cache", "prefill", "推理"))
+    assert (_unrelated_to_topic(line, rules) is not None) == out
+
+
+@pytest.mark.parametrize(("line", "forwarded"), [
+    ("- #8 2703.04417 Orrion：streaming KV 淘汰的尾延迟，交给 jay 下午细读", False),   # a reading handed over
+    ("- 转 mei 明天核对一下数字", False),
+    ("- hand to ann to verify the table", False),
+    ("- 这条转 flyp（risk 线）", True),                                              # the item handed over
+    ("- 交给 stephen，应用层的事", True),
+])
+def test_a_reading_handed_to_a_scout_is_no_hand_over(line: str, forwarded: bool) -> None:
+    from agents.scanner.marks import read_marks
+
+    assert any(m.kind == "forwarded" for m in read_marks([(3, line)])) == forwarded
+
+
+@pytest.mark.parametrize(("line", "anchored"), [
+    ("- 和已锚的关系：活文档 §1.5 有 HookPoint；这个走 eBPF 旁路，此前没锚过", False),
+    ("- 活文档之前未锚过这类工具", False),
+    ("- 9-27 / 9-28 我们零散锚过 GEAR、KVTC，这张表正好当骨架", True),
+])
+def test_never_anchored_before_is_no_anchored_mark(line: str, anchored: bool) -> None:
+    from agents.scanner.marks import read_marks
+
+    assert any(m.kind == "anchored" for m in read_marks([(3, line)])) == anchored
+
+
+@pytest.mark.parametrize(("line", "metric"), [
+    ("- 我翻了表 2：8B、A100、batch 16，端到端相对不开投机的基线 **2.1×**", "speedup"),
+    ("- end-to-end 2.1× over the non-speculative baseline", "speedup"),
+    ("- 较基线 1.7 倍", "speedup"),
+    ("- 8× H100 的节点", None),                       # a count of cards, no baseline
+    ("- 模型大了 2×，显存也翻倍", None),
+])
+def test_a_multiple_of_a_baseline_is_a_speedup(line: str, metric: str | None) -> None:
+    figures = [m for m in extract_mentions("inbox/lin/2027-03-16-n.md", line) if m.kind == "figure"
+               and m.detail.get("unit") in ("×", "x", "倍")]
+    assert figures and figures[-1].detail.get("metric") == metric

@@ -211,7 +211,8 @@ def read_marks(lines: list[tuple[int, str]]) -> list[Mark]:
             for match in _PLACED_SECTION.finditer(text):  # "→ 算 NET-new，§1.(8)", "归 §2.3"
                 marks.append(Mark("placed", match.group("sec").strip(), number, text))
         for match in _FORWARD.finditer(text):
-            if _TASK_AFTER.match(text, match.end()):
+            first = re.match(r"[A-Za-z][\w.-]*", match.group("who"))
+            if _TASK_AFTER.match(text, match.end()) or (first and _TASK_AFTER.match(text, match.start("who") + first.end())):
                 continue  # "交给 jay 下午细读": a reading handed to a scout, the item stays where it is
             marks.append(Mark("forwarded", match.group("who").strip(), number, text))
         if not _FORWARD.search(text) and not _FORWARD_LIST.search(text):
