@@ -290,3 +290,19 @@ def test_a_noticed_stand_down_excuses_its_days_and_keeps_streaks_whole(tmp_path:
     # Without the notice the days are inferred as a stand-down only where nobody delivered.
     plain = compute_gaps(cfg, DAY, 10)
     assert {g.status for g in plain if g.slot == "radar" and "2026-03-07" <= g.date <= "2026-03-10"} == {"missing"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # The pipeline rests: its days, not the moment the lead decided nor the morning it resumed.
+    ("- 3-06 晚上 lead 拍板：头两天（3-07、3-08）整条流水线歇两天——人不值班，定时任务也一并关掉，3-09 早上恢复",
+     {(k, date(2026, 3, d)) for k in ALL for d in (7, 8)}),
+    ("- lead 通知 3-07 ~ 3-08 所有 agent 的定时任务关掉，这两天不记缺口",
+     {(k, date(2026, 3, d)) for k in ALL for d in (7, 8)}),
+    ("- The whole pipeline is off duty 3-07 to 3-08; no gaps counted.", {(k, date(2026, 3, d)) for k in ALL for d in (7, 8)}),
+    # Near misses: a scout resting is no team notice; a day that only says when something was decided.
+    ("- lin 3-07 歇一天，radar 照记缺口", set()),
+    ("- 3-06 晚上 lead 拍板：下周再议", set()),
+])
+def test_a_pipeline_rest_in_other_words_is_a_stand_down(text: str, expected: set) -> None:  # type: ignore[type-arg]
+    from agents.coordinator.standdown import read_notice
+    assert {(key, day) for key, day, _ in read_notice(text, DAY, SLOTS)} == expected

@@ -26,12 +26,14 @@ __all__ = ["notice_excuses", "read_notice", "excuses_as_of", "NOTICE_DAYS"]
 
 NOTICE_DAYS = 21  # the coordination notes read for notices: a pause is announced at most this long before
 
-_PAUSE = re.compile(r"停棒|停更|停工|暂停|全员停|全员休|放假|休假|假期|停交|不交(?:东西)?|"
+_PAUSE = re.compile(r"停棒|停更|停工|暂停|全员停|全员休|放假|休假|假期|停交|不交(?:东西)?|(?<![不没])歇(?:[一两二三四五几]天)?|"
+                    r"不值班|停摆|(?:定时任务|流水线|cron)[^，。；\n]{0,8}?(?:关掉|关停|停掉|停了)|"
                     r"\bstand(?:s|ing)?[- ]?down\b|\bpaused?\b|\bsuspended\b|\bon hold\b|\boff duty\b|\bno deliver(?:y|ies)\b",
                     re.IGNORECASE)
 _NOT_COUNTED = re.compile(r"不算缺口|不记缺口|不计缺口|不记|不计|不算|不追|免交|"
                           r"\bexcused\b|\bnot count(?:ed)?\b|\bno gaps?\b|\bdo(?:n't| not) count\b", re.IGNORECASE)
-_WHOLE_TEAM = re.compile(r"全员|全队|全组|所有棒位|所有人|全部棒位|各棒位|\beveryone\b|\ball (?:slots|agents|hands)\b|"
+_WHOLE_TEAM = re.compile(r"全员|全队|全组|所有棒位|所有人|全部棒位|各棒位|整条流水线|全流水线|所有\s*(?:agents?|实例|定时任务)|"
+                         r"\bthe whole pipeline\b|\beveryone\b|\ball (?:slots|agents|hands)\b|"
                          r"\bwhole team\b|\bthe team\b", re.IGNORECASE)
 # "不停棒", "没有暂停", "not paused": said to deny a pause.
 _DENIED = re.compile(r"(?:不|没有|并未|未|别|\bnot\b|\bno longer\b)\s*$", re.IGNORECASE)
@@ -47,6 +49,7 @@ _UNDECIDED = re.compile(r"申请|请求|提议|想要?|打算|未批|待批|没�
                         r"\brequest(?:s|ed)?\b|\bpropos(?:es|ed|al)\b|\basks? (?:to|for)\b|\bpending\b|"
                         r"\bnot (?:yet )?approved\b|\bawaiting\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[。；;\n]|(?<=[.!?])\s")
+_MOMENT_AFTER = re.compile(r"\s*(?:晚上|早上|上午|下午|中午|凌晨|傍晚|夜里|\d{1,2}[:：]\d{2})")
 _PIECE = re.compile(r"[，,]")
 # A piece about a gap or a late delivery, whose days are not the pause's ("9-22 ~ 9-29 连续 8 日迟交").
 _GAP_WORDS = re.compile(r"缺口|未出|未交|迟交|晚交|\bmissing\b|\blate\b|\bgap\b", re.IGNORECASE)
@@ -89,8 +92,8 @@ def _days(clause: str, near: date) -> set[date]:
             found.update(start + timedelta(days=i) for i in range((end - start).days + 1))
             taken.append(match.span())
     for match in _ONE_DAY.finditer(clause):
-        if any(a <= match.start() < b for a, b in taken):
-            continue
+        if any(a <= match.start() < b for a, b in taken) or _MOMENT_AFTER.match(clause, match.end()):
+            continue  # "9-29 晚上 lead 拍板", "10-02 早上恢复": a moment something happened, not a paused day
         day = _as_date(match.group("ay"), match.group("am"), match.group("ad"), near)
         if day is None:
             continue
