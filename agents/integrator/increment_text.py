@@ -178,6 +178,8 @@ def item_title(item: Item, judgement: Judgement | None = None) -> str:
             # "英伟达那套…框架出了 1.0.2" over github.com/ai-dynamo/dynamo: said with the project's name.
             repo = next((m.group(1) for u in item.urls if (m := GITHUB_REPO.match(u))), None)
             if repo and not re.search(r"[A-Za-z]{3,}", title) and repo.lower() not in title.lower():
+                if len(title) <= 6 and not re.search(r"\d", title):
+                    return repo  # a label heading ("它是什么", "简介") says nothing of the project: its name alone
                 return f"{repo[:1].upper()}{repo[1:]} · {title}"
             return title
     # Only listed in passing today: the living document's own name for it reads better than a table cell.
