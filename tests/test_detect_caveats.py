@@ -422,3 +422,31 @@ def test_a_caveat_under_a_heading_filed_by_line_of_work_is_about_the_named_subje
 ])
 def test_a_scout_saying_nothing_runs_yet_is_a_caveat(line: str, caveat: bool) -> None:
     assert bool([c for c in find_caveats(line) if c.label == "尚无实现"]) == caveat
+
+
+@pytest.mark.parametrize(("line", "label"), [
+    ("- 论文只测了 8B，70B 以上的多卡配置没有", "单一测试条件"),
+    ("- only evaluated 7B; nothing at 70B — 只跑了 7B", "单一测试条件"),
+    ("## 文章主张（全部是团队自述，我逐条记）", "作者自报"),
+    ("- 全篇没有一个数字，只能当方向性表态看", "无数字支撑"),
+    ("- a blog post without a single number", "无数字支撑"),
+    ("- 第 3 条要小心：这句不能拿来抵消那篇评测的提醒", "来源提醒慎用"),
+    ("- take this with a grain of salt, the baseline is theirs", "来源提醒慎用"),
+    # Near misses: several sizes tested, a plain warning about the system, numbers given.
+    ("- 测了 8B、70B 两档", None),
+    ("- 小心显存不够时会 OOM，要调 max-num-seqs", None),
+    ("- 数字：吞吐 +27%，TTFT -31%", None),
+])
+def test_scouts_doubts_in_more_words_are_caveats(line: str, label: str | None) -> None:
+    labels = [c.label for c in find_caveats(line)]
+    assert (label in labels) if label else not labels
+
+
+@pytest.mark.parametrize(("heading", "subject"), [
+    ("## #1 Beyond the Prefix（官方博客，团队署名）⭐⭐⭐", "Beyond the Prefix"),
+    ("## Attention Sinks Are Not Free ⭐⭐⭐", "Attention Sinks Are Not Free"),
+    ("## Tern-Serve 0.4 发布", "Tern-Serve"),          # a version is no word of the title
+    ("## Quokka 对比", "Quokka"),
+])
+def test_a_caveat_under_a_titled_heading_is_about_the_whole_title(heading: str, subject: str) -> None:
+    assert caveat_subject("- 全篇没有一个数字", heading) == subject

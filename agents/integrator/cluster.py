@@ -808,7 +808,10 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     for passage in own:
         key = section_key(passage)
         mine = [m for m in figures if passage.start <= m.line + shift <= passage.end]
-        split.append(Item(key=key, keys={key}, names=list(names), remarks=list(remarks), sources=[source],
+        # A site one section's heading names is that section's, not its neighbours' ("inferenceengineering.tech
+        # 决策框架" names §4 only).
+        own_names = [n for n in names if n not in sites] + sorted({m.lower() for m in _SITE.findall(passage.heading)})
+        split.append(Item(key=key, keys={key}, names=own_names, remarks=list(remarks), sources=[source],
                           figures=mine, passages=[passage], title=title, routing=routing))
     return split
 

@@ -58,6 +58,7 @@ from agents.integrator.select import (
     MIN_RELEVANCE,
     Judgement,
     TopicFit,
+    briefs_naming,
     cut_reason,
     density_of,
     figure_known,
@@ -956,6 +957,10 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
+        if not fit.in_topic and fit.mark is None and fit.reason.startswith("正文无") and relayed_only(item.sources):
+            # Known only from a brief's relay (a title in another topic's list): too little of it was read to call
+            # it off-topic; it is listed below the cut as a relay, not excluded.
+            fit = replace(fit, in_topic=True, relevance=0, reason="")
         if listed_for_topic and not fit.in_topic and fit.mark is None:
             # The note lists these sections as the topic's ("inference 相关：§2 …"): the scout's word on scope.
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
@@ -964,8 +969,10 @@ def integrate(
             # An open question of the register is about this paper: the topic still asks it (not off-topic).
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
         if not fit.in_topic and fit.mark is None and not fit.reason.startswith("来源标注丢弃") and \
-                "仅邻接" not in fit.reason and any(set(b.arxiv) & set(item.arxiv) for _, b in anchored):
-            # The living document already anchors this paper: it is this topic's, whatever today's words
+                "仅邻接" not in fit.reason and (any(set(b.arxiv) & set(item.arxiv) for _, b in anchored)
+                                              or (item.arxiv and briefs_naming(item, scan.earlier_briefs)[0])):
+            # The living document (or this topic's earlier brief) already anchors this paper: it is this topic's,
+            # whatever today's words
             # (a line that hands its own section to another topic only mentions the paper). Only the
             # scouts' "丢弃" or "仅邻接" of the paper itself take it out.
             fit = replace(fit, in_topic=True, relevance=max(fit.relevance, MIN_RELEVANCE), reason="")
@@ -993,10 +1000,10 @@ def integrate(
         judgement = _follows_entry(item, judgement, open_entries)
         judgement = _adds_to_subject(item, judgement, anchored, subjects)
         judgement = _scout_says_new(item, judgement, other_briefs)
-        kept_by = next((doc for doc, ids in scan.anchored_elsewhere.items() if set(item.arxiv) & ids), None)
-        if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and kept_by is not None:
-            # "已锚，沿用" of a paper only another topic's document keeps (DualPath in inference.md): the scout
-            # speaks of that document; this topic's has nothing of it, so nothing of it is anchored here.
+        if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and item.arxiv:
+            # "已锚，沿用" of a paper neither this topic's document nor its earlier briefs cite (DualPath, kept in
+            # inference.md; Rufus-Air, "沿用" in the agent line's table): the scout speaks of another topic's
+            # baseline; nothing of it is anchored here.
             fit = replace(fit, mark=None, evidence="")
         if fit.mark == "carried" and judgement.status != "carried" and not _read_anew(item, fit.evidence):
             # The scout carries it forward ("沿用", "续立"): nothing new, whatever the figures say.

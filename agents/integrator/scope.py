@@ -282,7 +282,8 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
         return _targets(value, rules)
 
     for path, mark in marks:
-        if _kept_out(mark, rules):
+        # Another topic's brief speaks for its topic ("（llm-infra 邻接）" in the inference brief files it there).
+        if _kept_out(mark, rules) and path not in other_briefs:
             return TopicFit(False, relevance, f"来源标注不属本主轴：「{_quote(mark.text)}」（{_where(path, mark)}）")
     placed_here = placed_else = forwarded = None
     for path, mark in marks:
@@ -344,7 +345,8 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
                 return TopicFit(True, relevance, mark="carried", stars=stars,
                                 evidence=f"来源注明本主轴无新增：「{_quote(remark)}」（{item.sources[0]}）")
             return TopicFit(False, relevance, f"来源注明本主轴相关度低：「{_quote(remark)}」（{item.sources[0]}）")
-    if placed_else is not None and relevance < STRONG:
+    if placed_else is not None and (relevance < STRONG or "§" in placed_else[1].value):
+        # "归入：engineering §训练基础设施": a scout filing it under another topic's section has read it as that topic's.
         path, mark = placed_else
         return TopicFit(False, relevance, f"来源建议归入「{mark.value[:40]}」（{_where(path, mark)}），"
                         f"正文本主轴相关词仅 {relevance} 个")
@@ -609,7 +611,9 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             if status.kind == "discard":
                 verdicts.append(PassageVerdict(passage, "excluded", f"来源标注丢弃 / 不单列：「{_quote(status.text)}」（{where}）"))
             else:
-                verdicts.append(PassageVerdict(passage, "carried", f"来源标注已锚 / 沿用：「{_quote(status.text)}」（{where}）"))
+                said = "来源标注已锚 / 沿用" if re.search(r"锚|沿用|续用|续立|carried|anchored", status.text, re.IGNORECASE) \
+                    else "来源注明无新内容"
+                verdicts.append(PassageVerdict(passage, "carried", f"{said}：「{_quote(status.text)}」（{where}）"))
             continue
         # The note's own lines naming this section ("转交：§3 / §6 → stephen") mark it as the section's lines do.
         referring = _read_marks(getattr(passage, "references", []), rules)

@@ -34,6 +34,7 @@ __all__ = [
     "TopicFit",
     "SourceHealth",
     "judge_status",
+    "briefs_naming",
     "figure_known",
     "said_unchanged",
     "mentions_item",
@@ -259,6 +260,18 @@ def _anchored_by_rare_name(item: Item, anchored: Sequence[tuple[Any, Any]]) -> l
     return []
 
 
+def briefs_naming(item: Item, earlier_briefs: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """(paths, lines) of the topic's earlier briefs that carry the item; a line only doubting it ("另记疑点 3 条
+    （2609.27981 实验条件…）", a D-number's row) carries nothing."""
+    briefs, lines = [], []
+    for brief in earlier_briefs:
+        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item) and not _DOUBT_LINE.search(line)]
+        if hits:
+            briefs.append(brief.path)
+            lines.extend(hits)
+    return briefs, lines
+
+
 _DOUBT_LINE = re.compile(r"疑点|待核|存疑|矛盾|(?<![A-Za-z])D\d{3}(?!\d)|\b(?:to verify|open question|conflict)\b", re.IGNORECASE)
 
 
@@ -277,13 +290,7 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
         by_heading = bool(bullets)
     if not bullets and not item.arxiv:
         bullets = _anchored_by_rare_name(item, anchored)
-    briefs, lines = [], []
-    for brief in earlier_briefs:
-        # A line only doubting it ("另记疑点 3 条（2609.27981 实验条件…）", a D-number's row) anchors nothing.
-        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item) and not _DOUBT_LINE.search(line)]
-        if hits:
-            briefs.append(brief.path)
-            lines.extend(hits)
+    briefs, lines = briefs_naming(item, earlier_briefs)
     if item.key.startswith("note:") and not bullets and not briefs:
         # A note's own sections name no paper or link: judge them by their figures against the whole
         # anchored text; a digest whose every figure is already anchored brings nothing new.

@@ -50,17 +50,28 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bunspecified\b", re.IGNORECASE)),
     ("单一测试条件", re.compile(
         r"只有这一组|只(?:在|测了?|跑了?|给了?)[^，。；,;]{0,20}?(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家)|仅在\s*(?:一|1|单)|单一(?:条件|模型|硬件|集群|测试|负载|场景)|"
-        r"单节点测试|单卡实验|单模型|只有(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家|位)\s*(?:复现者?|样本|模型|卡型|硬件|数据点|用户|测试|负载|trace|run)|别(?:写成|当成?)通用(?:结论|数字?)|"
+        r"单节点测试|单卡实验|单模型|只(?:测|跑|评测?|验证)了?\s*\d+(?:\.\d+)?\s*B(?![A-Za-z])|"
+        r"\d+(?:\.\d+)?\s*B\s*以上的[^，。；,;\n]{0,12}?(?:没有|没测|未测|没跑)|只有(?:一|1|单)\s*(?:个|组|种|台|套|次|款|家|位)\s*(?:复现者?|样本|模型|卡型|硬件|数据点|用户|测试|负载|trace|run)|别(?:写成|当成?)通用(?:结论|数字?)|"
         r"不要(?:写成|当成?)通用(?:结论|数字?)|\bnot a general (?:result|conclusion)\b|"
         r"\bonly (?:one|a single) (?:setting|workload|model|config(?:uration)?|run|cluster|gpu|trace|reproducer)s?\b|"
         r"\bsingle (?:setting|workload|run|config(?:uration)?|trace)\b|\bone (?:workload|setting|model) only\b", re.IGNORECASE)),
     ("作者自报", re.compile(
-        r"自报|自测|自己算的|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
+        r"自报|自测|自述|自己算的|自说自话|厂商(?:口径|博客|稿|数据)|卖方(?:研报)?|项目方|作者(?:均为|自己)|\bself[- ]reported\b|"
         # the maker's own evaluation of its product ("官方评测", "数字（官方）"); "官方文档" is a source, no doubt
         r"官方(?:评测|跑分|自测|测试|数字)|只有官方|(?:数字|数据|结果|跑分|指标)\s*[（(]官方[）)]|"
         r"\bvendor(?:'s)? (?:claim|blog|numbers?|benchmark)s?\b|\bvendor[- ]run\b|"
         r"\bofficial (?:numbers?|figures?|results|benchmark (?:numbers?|results|figures?))\b|\bmarketing (?:numbers?|claims?)\b", re.IGNORECASE)),
     ("口径不可合并", NOT_COMPARABLE),
+    # Claims with no figure behind them: "全篇没有一个数字", "a blog post without a single number".
+    ("无数字支撑", re.compile(
+        r"(?:没有|没|无)(?:一个|任何)\s*(?:数字|数据|数)|一个数(?:字)?都没有|无任何数(?:字|据)|"
+        r"\bno (?:numbers|figures|data)(?: at all| given| behind it)?\b|\bwithout a single (?:number|figure)\b",
+        re.IGNORECASE)),
+    # The scout warns against leaning on the claim: "第 3 条要小心", "不能拿来抵消那篇的提醒", "take it with salt".
+    ("来源提醒慎用", re.compile(
+        r"要小心|需(?:要)?谨慎|慎用|慎引|(?:不能|别|不要)(?:直接)?拿来(?:抵消|证明|当作?|作为|引)|"
+        r"\btake (?:it |this )?with (?:a grain of salt|caution)\b|\btreat (?:it |this )?with caution\b|"
+        r"\buse with care\b|\bdon'?t (?:lean on|rely on)\b", re.IGNORECASE)),
     # The scout could not trace a figure to its source, or finds it does not match the paper's own:
     # "数字对不上", "全文里没找到出处", "请 jay 确认来源", "can't find where the 3.1× comes from".
     ("出处存疑", re.compile(

@@ -44,7 +44,7 @@ _ANCHORED = re.compile(_LEAD + r"(?:\d{1,2}-\d{1,2}\s*)?(?:已锚入?|已锚定|
                        re.IGNORECASE | re.MULTILINE)
 # The scout says the item brings nothing new, wherever on its line: "没有新结论，价值在于又一个独立源",
 # "结论不变", "no new findings, just another source". Carried, like 沿用.
-_NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:什么)?新(?:的)?(?:结论|发现|东西|内容|信息|观点)|结论(?:不变|没变|未变)|"
+_NOTHING_NEW = re.compile(r"(?<![是否])(?:没有|没|无|并无|并没有)(?:什么)?新(?:的)?(?:结论|发现|东西|内容|信息|观点|数据|数字)|结论(?:不变|没变|未变)|"
                           r"\bno new (?:findings?|conclusions?|results?|insights?|information|claims?)\b|\bnothing new\b",
                           re.IGNORECASE)
 # The scout finds little new in it, though nothing anchored: "综述类，新意一般", "结论没什么意外", "incremental at best".

@@ -53,9 +53,6 @@ class WindowScan:
     card_files: dict[str, tuple[int, str]] = field(default_factory=dict)  # arXiv id → (card, path), every card
     # arXiv id → title of the cards outside the window of papers the window names: the paper's own name.
     card_titles: dict[str, str] = field(default_factory=dict)
-    # The arXiv numbers each other topic's living document anchors as of the window's end ("inference.md" →
-    # {"2602.21548", …}): a scout's "已锚" of an item only another topic keeps speaks of that topic's document.
-    anchored_elsewhere: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def source_hashes(self) -> list[str]:
         """The sha256 of every in-window source: what a checkpoint compares to tell a changed vault."""
@@ -295,17 +292,6 @@ def _scan_organized(cfg: VaultConfig, scan: WindowScan) -> None:
         scan.sources.append(SourceEntry(
             path=living.path, kind="living_doc", time=scan.living.updated, bytes=living.size,
             relevance=5, sha256=living.sha256, encoding=living.encoding, title=f"v{scan.living.version}"))
-    for other in cfg.topics.values():
-        if other.name == scan.topic.name or other.living_doc == scan.topic.living_doc:
-            continue
-        path = cfg.root / other.living_doc
-        if not path.is_file():
-            continue
-        doc = read_vault_file(cfg.root, path, cfg.tz)
-        if doc.text:
-            parsed = parse_living_doc(doc.text, cfg.tz)
-            scan.anchored_elsewhere[other.living_doc] = frozenset(
-                i for _, bullet in parsed.anchored_as_of(scan.day, scan.end) for i in bullet.arxiv)
     queue = _read_organized(cfg, QUEUE_PATH, "queue", scan)
     if queue is not None:
         scan.queue = latest_snapshot(parse_queue(queue.text or "", cfg.tz), scan.end)

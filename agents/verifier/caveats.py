@@ -33,6 +33,7 @@ def is_metadata_caveat(warning: BriefWarning) -> bool:
 # A name: a Latin token with a capital somewhere ("DSpark", "vLLM", "GLM-5.3-Flash", "PolyKV"), maybe two words.
 # A name, with a capitalised second word when it has one ("Apple Silicon", "IETF CATS").
 _NAME = re.compile(PROPER_NAME.pattern[:-1] + r"(?:\s+[A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)?)")
+_TITLE_PHRASE = re.compile(r"[A-Z][\w.-]*(?:\s+(?:(?:the|of|for|a|an|to|in|on|and|with|as|at|by)\s+)*[A-Z][\w.-]*)+")
 _OUTLINE = re.compile(r"§\s*[\w.()（）]+|^\s*(?:[A-Z]|\d{1,2})(?:\.\d+)+\s+|^\s*\d{1,2}[.、]\s+")
 # A heading that files its subject under a line of work ("Jev 线：SemIf 开源替代", "Mamba 方向：Hydra-2",
 # "Agent track: Foo"): the name after the colon is the subject, the one before is the line's.
@@ -90,7 +91,11 @@ def caveat_subject(claim: str, heading: str, paper: str | None = None) -> str:
     if own:
         return own[0]
     if names["heading"]:
-        return names["heading"][0]
+        # A title's words whole ("## #1 Beyond the Prefix（官方博客）": Beyond the Prefix, not Beyond).
+        first = names["heading"][0]
+        at = heading.find(first)
+        phrase = _TITLE_PHRASE.match(heading, at) if at >= 0 else None
+        return phrase.group(0) if phrase and len(phrase.group(0)) > len(first) else first
     if names["claim"]:
         return names["claim"][0]
     return re.sub(r"[⭐★⚠⚬]+|§[\w.]+|^\s*#+", "", heading).strip()[:40] or "（未具名）"
