@@ -233,6 +233,12 @@ _NEWS_SAID = re.compile(r"(?<![不没无])新(?:的)?(?:表态|说法|内容|维
                         r"\bnew (?:claims?|figures?|data|results?|angle|numbers?|statement)\b", re.IGNORECASE)
 
 
+def _words(text: str) -> set[str]:
+    """Latin words and Chinese character pairs of a text, to tell which of several bullets a title is about."""
+    runs = re.findall(r"[\u4e00-\u9fff]{2,}", text)
+    return {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]+", text)} | {r[i:i + 2] for r in runs for i in range(len(r) - 1)}
+
+
 def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
                      subjects: Sequence[tuple[str, str]]) -> Judgement:
     """A page of no paper of its own about a subject a living-document section is about (its title opens with the
@@ -1076,8 +1082,11 @@ def integrate(
         entry = {"key": item.key, "title": title, "arxiv": item.arxiv, "sources": item.sources,
                  "paper_card": item.card.card if item.card is not None else None}
         if judgement.status == "carried":
+            # The section of the bullet that says most of what the item is ("inferenceengineering.tech 决策框架" is
+            # §6.1's decision-tree bullet, not §1.1's H100 table from the same site).
+            best = max(judgement.bullets, key=lambda pair: len(_words(title) & _words(str(pair[1].text))), default=None)
             where = judgement.marked or (
-                f"{judgement.bullets[0][0].id} 已锚" if judgement.bullets else
+                f"{best[0].id} 已锚" if best is not None else
                 f"已见于 {judgement.briefs[0]}" if judgement.briefs else "")
             carried.append({**entry, "reason": where})
         else:
