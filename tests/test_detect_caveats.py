@@ -450,3 +450,11 @@ def test_scouts_doubts_in_more_words_are_caveats(line: str, label: str | None) -
 ])
 def test_a_caveat_under_a_titled_heading_is_about_the_whole_title(heading: str, subject: str) -> None:
     assert caveat_subject("- 全篇没有一个数字", heading) == subject
+
+
+@pytest.mark.parametrize("line", [
+    "| Ollama | v0.34.4-rc1 | 🔴 RC（含 breaking changes） | 升级前需谨慎 |",   # a caution about the system
+    "- 部署时要小心显存碎片",
+])
+def test_a_caution_about_running_the_system_is_no_doubt_of_a_claim(line: str) -> None:
+    assert "来源提醒慎用" not in [c.label for c in find_caveats(line)]

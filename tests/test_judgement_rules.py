@@ -735,3 +735,44 @@ def test_a_multiple_of_a_baseline_is_a_speedup(line: str, metric: str | None) ->
     figures = [m for m in extract_mentions("inbox/lin/2027-03-16-n.md", line) if m.kind == "figure"
                and m.detail.get("unit") in ("×", "x", "倍")]
     assert figures and figures[-1].detail.get("metric") == metric
+
+
+_EARLIER = """inference · E1 预消化简报(2027-03-15)
+
+状态摘要
+  • 核心增量：① arXiv 2703.04417 Orrion（NET-new）
+  • work-queue：2703.05511 Lumen-RAG（rag 邻接）+ 2703.05512 Tarn-QA（rag 邻接）
+
+一、检查过的来源清单
+inbox/mei/2027-03-15-n.md（Heron 2703.06601 + Quokka 2703.06602）
+
+二、增量条目
+
+增量 1：arXiv 2703.04417 · Orrion（★★★★）— NET-new
+
+三、值得警惕的矛盾或待核实说法
+⚠️ C1（新增 D301）：2703.07701 数字各源不一
+
+四、涉及的 arXiv 号
+2703.04417 Orrion §3.3 ★★★★ NET-new
+2703.08801 Vesper §3.4 ★★ 未核对（未入选本轮增量）
+仅供核对、不可引用（主轴外、格式错误或疑为笔误的号码）：
+2703.09901 Glint 未核对（主轴外：multimodal）
+"""
+
+
+@pytest.mark.parametrize(("number", "carried"), [
+    ("2703.04417", True),    # an increment, and in the citable list
+    ("2703.05511", False),   # filed as another topic's in the summary
+    ("2703.06601", False),   # in the sources list only
+    ("2703.07701", False),   # in a warning only
+    ("2703.08801", False),   # below that brief's cut
+    ("2703.09901", False),   # listed as not citable
+])
+def test_only_what_an_earlier_brief_anchors_carries_an_item(number: str, carried: bool) -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.select import briefs_naming
+
+    item = Item(key=f"arxiv:{number}", keys={f"arxiv:{number}"}, arxiv=[number], sources=["inbox/lin/2027-03-16-n.md"])
+    brief = _File("inbox/tom/2027-03-15-inference-e1prep.md", _EARLIER, text=_EARLIER)
+    assert bool(briefs_naming(item, [brief])[0]) == carried

@@ -686,7 +686,7 @@ def _with_subsections(passages: Sequence[Passage]) -> list[Passage]:
     return merged
 
 
-_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:(§)\s*(\d+(?:\.\d+)*)(?![\d.])|(\d{1,2})[.、](?!\d))")
+_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:(§)\s*(\d+(?:\.\d+)*)(?![\d.])|(\d{1,2})[.、](?!\d)|(?:线索|条目)\s*(\d{1,2})(?!\d))")
 # A hand-over line: "转交：3、8 → tom；4、5 → flyp", "§3 / §6 → stephen", "Forward: §2 -> flyp".
 _HANDOVER = re.compile(r"转交|转给|移交|交给|→|->|⇒|=>|\bforward|\bhand(?:ed)?[- ]over", re.IGNORECASE)
 
@@ -698,7 +698,7 @@ def _referenced(own: Sequence[Passage], passages: Sequence[Passage]) -> None:
         label = _LABEL.match(passage.heading)
         if label is None:
             continue
-        section, number = label.group(1), label.group(2) or label.group(3)
+        section, number = label.group(1), label.group(2) or label.group(3) or label.group(4)
         named = re.compile(rf"§\s*{re.escape(number)}(?![\d.])" if section else
                            rf"(?<![\d.#§A-Za-z]){re.escape(number)}(?![\d.%A-Za-z×x倍])")
         passage.references = [(n, _clause(line, named)) for other in passages if other.start != passage.start
@@ -757,6 +757,16 @@ def release_named(heading: str) -> tuple[str, str] | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+_SOURCE_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?(?:来源|出处|source)(?:\*\*)?\s*[：:]", re.IGNORECASE)
+
+
+def _named_sites(passage: Passage) -> str:
+    """The text that names what a section digests: its heading and its own "来源：…" line ("来源：Winder.ai H100
+    三引擎横评（9-28 已记）" under "### vLLM vs SGLang vs LMDeploy benchmark")."""
+    said = next((line for _, line in passage.lines[:3] if _SOURCE_LINE.match(line)), "")
+    return f"{passage.heading}\n{said}"
+
+
 def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anchors_by_line: Mapping[int, list[str]],
                  found: Sequence[Mention], shift: int, first: int = 1) -> list[Item]:
     """One item for what a note discusses under its own rated headings without citing a paper or a link.
@@ -789,7 +799,7 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
     figures = [m for m in found if m.kind == "figure" and any(a <= m.line + shift <= b for a, b in ranges)]
     # A site named in a section's heading ("benchhub.io 决策框架") names what the section
     # digests: a living-document bullet citing that site anchors it.
-    sites = sorted({m.lower() for p in own for m in _SITE.findall(p.heading)})
+    sites = sorted({m.lower() for p in own for m in _SITE.findall(_named_sites(p))})
     names = ([slug.lower()] if len(slug) >= 8 else []) + sites
     remarks = [line.strip() for line in text.split("\n") if NOTHING_FOR.search(line)]
     # What the note says of itself before its first section ("没有新数据；价值在于…导航") holds for its digest.
@@ -810,7 +820,7 @@ def _note_digest(source: str, text: str, source_passages: Sequence[Passage], anc
         mine = [m for m in figures if passage.start <= m.line + shift <= passage.end]
         # A site one section's heading names is that section's, not its neighbours' ("inferenceengineering.tech
         # 决策框架" names §4 only).
-        own_names = [n for n in names if n not in sites] + sorted({m.lower() for m in _SITE.findall(passage.heading)})
+        own_names = [n for n in names if n not in sites] + sorted({m.lower() for m in _SITE.findall(_named_sites(passage))})
         split.append(Item(key=key, keys={key}, names=own_names, remarks=list(remarks), sources=[source],
                           figures=mine, passages=[passage], title=title, routing=routing))
     return split

@@ -338,7 +338,11 @@ def judge_scope(item: Item, rules: ScopeRules, other_briefs: Collection[str] = (
     if forwarded is not None:  # handed to another topic ("转 training"): that topic's, not ours
         path, mark = forwarded
         return TopicFit(False, relevance, f"来源标注转交：「{_quote(mark.text)}」（{_where(path, mark)}）")
+    own_label = {_heading_label(p.heading) for p in item.passages} - {None}
     for remark in getattr(item, "remarks", []):
+        named = remark_labels(remark)
+        if named and own_label and not own_label & named:
+            continue  # "…；线索3/4 和已锚内容重合" speaks of those sections, not of this one
         if _says_nothing_for(remark, ours):  # the note itself (or, for its items, its preamble or summary)
             if relevance >= 1 and _OVERLAPS_ANCHORED.search(remark) and not _LOW_RELEVANCE.search(remark):
                 # "inference 主轴：无 NET-new；…和已锚内容重合": the topic's matter, already kept — carried.
@@ -537,6 +541,22 @@ class PassageVerdict(NamedTuple):
     listed: bool = False  # the note's own summary lists this section as the topic's ("inference 相关：§2")
 
 
+# The label of a note's own section: "## §4 …", "## 4. …", "## 线索4 …", "### Item 4 …".
+_HEADING_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:§\s*|线索\s*|条目\s*|(?:item|lead)\s+)?(\d{1,2})(?![\d])", re.IGNORECASE)
+# Section labels a remark names: "线索3/4", "§3、§4", "线索 1 和 5".
+_REMARK_LABELS = re.compile(r"(?:线索|§|条目)\s*(\d{1,2}(?:\s*(?:/|、|,|，|和|及|与|-)\s*(?:线索|§)?\s*\d{1,2})*)")
+
+
+def _heading_label(heading: str) -> str | None:
+    match = _HEADING_LABEL.match(heading or "")
+    return match.group(1) if match else None
+
+
+def remark_labels(remark: str) -> set[str]:
+    """The note's own section labels a remark names ("线索3/4 是生产运维清单" → {"3", "4"})."""
+    return {n for m in _REMARK_LABELS.finditer(remark) for n in re.findall(r"\d{1,2}", m.group(1))}
+
+
 _SECTION_LABEL = re.compile(r"^\s{0,3}#{1,6}\s*(?:§\s*)?(\d{1,2}(?:\.\d+)*)(?:[.、)]|\s)")
 # The sections a routing line lists: "§1 / §3", "1、2", "§2 only"; a count or a figure is no label.
 _LISTED_LABEL = re.compile(r"§\s*(\d{1,2}(?:\.\d+)*)(?![\d.])|"
@@ -632,6 +652,13 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         if handed is not None and not listed_here:  # handed to someone else ("转 flyp", "→ training"): theirs
             verdicts.append(PassageVerdict(passage, "excluded",
                                            f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
+            continue
+        label = _heading_label(passage.heading)
+        overlap = next((r for r in getattr(item, "remarks", []) if label and label in remark_labels(r)
+                        and _OVERLAPS_ANCHORED.search(r) and not _LOW_RELEVANCE.search(r)), None)
+        if overlap is not None:  # "线索3/4 是生产运维清单，和已锚内容重合": the note says this section is anchored matter
+            verdicts.append(PassageVerdict(passage, "carried", f"来源注明与已锚内容重合：「{_quote(overlap)}」"
+                                           f"（{passage.path}）"))
             continue
         entry = _kept_entry(passage.heading, rules)
         if entry is not None:  # the document keeps an entry for exactly this subject: anchored matter

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from agents.integrator.cluster import Item, item_text
 from agents.integrator.scope import STRONG, TopicFit
 from agents.scanner.arxiv_ids import find_arxiv_refs
-from agents.scanner.e1_format import is_brief_path, is_relay_path, relayed_only
+from agents.scanner.e1_format import anchoring_lines, is_brief_path, is_relay_path, relayed_only
 from agents.scanner.history import HISTORY_WINDOWS
 
 __all__ = [
@@ -265,7 +265,7 @@ def briefs_naming(item: Item, earlier_briefs: Sequence[Any]) -> tuple[list[str],
     （2609.27981 实验条件…）", a D-number's row) carries nothing."""
     briefs, lines = [], []
     for brief in earlier_briefs:
-        hits = [line for line in (brief.text or "").split("\n") if mentions_item(line, item) and not _DOUBT_LINE.search(line)]
+        hits = [line for line in anchoring_lines(brief.text or "") if mentions_item(line, item) and not _DOUBT_LINE.search(line)]
         if hits:
             briefs.append(brief.path)
             lines.extend(hits)

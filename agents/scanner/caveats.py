@@ -69,7 +69,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.IGNORECASE)),
     # The scout warns against leaning on the claim: "第 3 条要小心", "不能拿来抵消那篇的提醒", "take it with salt".
     ("来源提醒慎用", re.compile(
-        r"要小心|需(?:要)?谨慎|慎用|慎引|(?:不能|别|不要)(?:直接)?拿来(?:抵消|证明|当作?|作为|引)|"
+        r"(?:第\s*\d+\s*条|这(?:条|句|个数|个说法)|那(?:条|句|个数|个说法))\s*(?:要|得|需要?)?小心|慎用|慎引|"
+        r"(?:不能|别|不要)(?:直接)?拿来(?:抵消|证明|当作?|作为|引)|"
         r"\btake (?:it |this )?with (?:a grain of salt|caution)\b|\btreat (?:it |this )?with caution\b|"
         r"\buse with care\b|\bdon'?t (?:lean on|rely on)\b", re.IGNORECASE)),
     # The scout could not trace a figure to its source, or finds it does not match the paper's own:

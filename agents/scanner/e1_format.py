@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 __all__ = [
     "BRIEF_SLUG", "brief_file_name", "is_brief_name", "is_brief_path", "relayed_only", "PART", "PART_LINE", "INCREMENT_HEAD",
-    "INCREMENT_LINE", "WARNING_LINE", "D_NUMBER",
+    "INCREMENT_LINE", "WARNING_LINE", "D_NUMBER", "anchoring_lines",
 ]
 
 BRIEF_SLUG = "e1prep"
@@ -74,3 +74,32 @@ def relayed_only(sources: Sequence[str]) -> bool:
     """Whether a finding stands only in briefs of the inbox (another topic's, earlier days'): they relay
     their notes, so the finding has no first-hand source here."""
     return bool(sources) and all(s.startswith("inbox/") and is_brief_path(s) for s in sources)
+
+
+# What a brief anchors: its status summary's increments, its increments part and its citable arXiv list; not its
+# sources list, its warnings or its notes, nor a line filing a paper as another topic's ("（rag 邻接）") or
+# listing it as not citable.
+_HEADER_ANCHORS = re.compile(r"核心(?:增量|新增)|增量条目|诚实度|NET-new|整合")
+_NOT_ANCHORED = re.compile(r"邻接|主轴外|不可引用|仅供核对|排除|丢弃|转交|未入选", re.IGNORECASE)
+_ANCHORING_PART = re.compile(r"增量|arXiv", re.IGNORECASE)
+
+
+def anchoring_lines(text: str) -> list[str]:
+    """The lines of an E1 brief that carry items as this topic's (see ``_ANCHORING_PART``); the whole text when it
+    has no parts (a short brief)."""
+    lines = text.split("\n")
+    if not any(PART_LINE.match(line) for line in lines):
+        return [line for line in lines if not _NOT_ANCHORED.search(line)]
+    kept, part, closed = [], None, False
+    for line in lines:
+        head = PART.match(line)
+        if head:
+            part, closed = head.group(2), False
+            continue
+        if part is not None and re.search(r"仅供核对|不可引用", line) and not line.lstrip().startswith(("增量", "-", "•")):
+            closed = True  # "仅供核对、不可引用（…）：" opens the list of what is not this topic's to cite
+        if _NOT_ANCHORED.search(line) or closed:
+            continue
+        if (part is None and _HEADER_ANCHORS.search(line)) or (part is not None and _ANCHORING_PART.search(part)):
+            kept.append(line)
+    return kept
