@@ -776,3 +776,29 @@ def test_only_what_an_earlier_brief_anchors_carries_an_item(number: str, carried
     item = Item(key=f"arxiv:{number}", keys={f"arxiv:{number}"}, arxiv=[number], sources=["inbox/lin/2027-03-16-n.md"])
     brief = _File("inbox/tom/2027-03-15-inference-e1prep.md", _EARLIER, text=_EARLIER)
     assert bool(briefs_naming(item, [brief])[0]) == carried
+
+
+@pytest.mark.parametrize(("remark", "labels"), [
+    ("- inference 主轴：无 NET-new；线索3/4 是生产运维清单，和已锚内容重合", {"3", "4"}),
+    ("- 线索 1 和 5 转走", {"1", "5"}),
+    ("- §2、§3 已锚", {"2", "3"}),
+    ("- 今天没有新东西", set()),
+    ("- 3/4 的显存给了 KV", set()),      # a fraction, not sections
+])
+def test_a_remark_names_the_sections_it_speaks_of(remark: str, labels: set[str]) -> None:
+    from agents.integrator.scope import remark_labels
+
+    assert remark_labels(remark) == labels
+
+
+def test_a_summary_naming_some_sections_speaks_for_those_only(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay · 早棒\n\n## 线索1 企业 Agent 网关架构 ⭐⭐⭐⭐\n- 四层：接入 / 编排 / 工具 / 模型层（内网 vLLM 推理集群）\n"
+            "- 出口网关做 PII 脱敏与 token 计费，KV cache 不在这一层\n\n"
+            "## 线索3 vLLM OOM 根因 ⭐⭐⭐⭐\n- --gpu-memory-utilization 0.95 时 CUDA graph 额外显存没算，压测 OOM\n"
+            "- prefix caching 开着但 max-model-len 没收，KV block 池被吃光\n\n"
+            "## 今日小结\n- inference 主轴：无 NET-new；线索3 是运维清单，和已锚内容重合\n- 转交：线索1 → stephen（llm-application）\n")
+    brief = _day_brief(tmp_path, note)
+    gateway = next((e for e in brief.excluded if "企业 Agent 网关" in str(e.get("title"))), None)
+    oom = next((e for e in brief.carried if "OOM" in str(e.get("title"))), None)
+    assert gateway is not None and "转交" in gateway["reason"]       # handed over, not "anchored"
+    assert oom is not None and "重合" in oom["reason"]                 # the summary's word on its own section
