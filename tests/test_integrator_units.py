@@ -1035,3 +1035,18 @@ def test_a_label_only_section_of_a_note_about_one_thing_is_that_things(heading: 
     items = cluster_items(_mentions(*files), files)
     owner = next(i for i in items if any("kvtrace-dev" in u for u in i.urls))
     assert (len(owner.passages) == 2) == joined
+
+
+@pytest.mark.parametrize(("elsewhere", "adopted"), [
+    ("", True),                                                        # the page is cited nowhere else
+    ("\n## Orrion 文档\n- https://docs.orrion.dev/pd.html 新页面\n", False),  # a section of its own elsewhere
+])
+def test_a_link_a_section_gives_in_its_prose_is_that_sections(elsewhere: str, adopted: bool) -> None:
+    note = ("# lin\n\n## §2 Orrion PD 分离文档改口了 —— D175 有结果 ⭐⭐⭐\n- 文档页把 experimental 撤了\n"
+            "- 两处表述已一致，D175 可以关；晚上确认一下页面（https://docs.orrion.dev/pd.html ）\n")
+    files = [_File("inbox/lin/2027-03-16T1040-lin-radar.md", note)]
+    if elsewhere:
+        files.append(_File("inbox/mei/2027-03-16T1500-mei-docs.md", "# mei\n" + elsewhere))
+    items = cluster_items(_mentions(*files), files)
+    section = next(i for i in items if any("改口" in p.heading for p in i.passages))
+    assert ("https://docs.orrion.dev/pd.html" in " ".join(section.urls)) == adopted

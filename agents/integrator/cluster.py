@@ -468,8 +468,28 @@ def cluster_items(
     _adopt_named_passages(passages, items, named, by_source, shifts)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
+    _adopt_inline_links(digests, items, shifts)
     _join_misnumbered(items, named)
     return [*items.values(), *digests]
+
+
+def _adopt_inline_links(digests: Sequence[Item], items: dict[str, Item], shifts: Mapping[str, int]) -> None:
+    """A link a digested section gives inside its own prose ("晚上确认一下页面（https://docs…/pd_disaggregation.html）")
+    is that section's link, not an item of its own: when the page is cited nowhere else, the section takes it."""
+    for digest in digests:
+        if len(digest.passages) != 1:
+            continue
+        passage = digest.passages[0]
+        shift = shifts.get(passage.path, 0)
+        for key, item in list(items.items()):
+            if not key.startswith("url:") or item.passages or item.arxiv or set(item.sources) != {passage.path}:
+                continue
+            if not all(passage.start <= m.line + shift <= passage.end for m in item.anchors):
+                continue
+            digest.urls.extend(u for u in item.urls if u not in digest.urls)
+            digest.anchors.extend(item.anchors)
+            digest.keys |= item.keys
+            del items[key]
 
 
 _PAPER_KEYS = ("arxiv", "arxiv_id", "paper", "papers", "source", "url")
