@@ -458,3 +458,8 @@ def test_a_caveat_under_a_titled_heading_is_about_the_whole_title(heading: str, 
 ])
 def test_a_caution_about_running_the_system_is_no_doubt_of_a_claim(line: str) -> None:
     assert "来源提醒慎用" not in [c.label for c in find_caveats(line)]
+
+
+@pytest.mark.parametrize("line", ["- 结果（摘要）：吞吐提升约 1.4×（4×A100，单一配置）", "- 单一数据集上测的，+9%"])
+def test_a_single_configuration_is_a_caveat(line: str) -> None:
+    assert "单一测试条件" in [c.label for c in find_caveats(line)]

@@ -802,3 +802,18 @@ def test_a_summary_naming_some_sections_speaks_for_those_only(tmp_path) -> None:
     oom = next((e for e in brief.carried if "OOM" in str(e.get("title"))), None)
     assert gateway is not None and "转交" in gateway["reason"]       # handed over, not "anchored"
     assert oom is not None and "重合" in oom["reason"]                 # the summary's word on its own section
+
+
+@pytest.mark.parametrize(("said", "raised"), [
+    ("- 元数据：arXiv 2026-01 提交；9-28 回补入卡——论文本身不是本周新作", False),   # the card says it is old
+    ("- an older paper, carded today via OpenAlex back-fill", False),
+    ("- 结果：吞吐 +40%（4×A100）", True),                                         # nothing says so: the queue's ranking is questioned
+])
+def test_an_old_paper_the_card_calls_old_raises_no_date_question(tmp_path, said: str, raised: bool) -> None:  # type: ignore[no-untyped-def]
+    card = ("---\ncard: 1600\narxiv: \"2601.06362\"\ntitle: \"PsTile: Pipelined KV Offload\"\nprimary: inference\n"
+            "ingested: 2026-09-29T06:10+08:00\n---\n## 摘要\n\nKV cache offload 与 prefill 流水重叠，decode 吞吐提升。\n\n## 要点\n\n"
+            f"{said}\n")
+    queue = "# work-queue\n\n## 2026-09-29 08:00\n\n| # | arXiv | 标题 | 卡 | 标识 |\n|---|---|---|---|---|\n| 1 | 2601.06362 | PsTile | 1600 | Top 0.5 |\n"
+    brief = _day_brief(tmp_path, "# jay\n\n## 杂记\n- 今天没什么\n",
+                       files={"organized/paper_cards/1600-2601-06362.md": card, "organized/queue/work-queue.md": queue})
+    assert any(w.kind == "date_mismatch" for w in brief.warnings) == raised

@@ -233,6 +233,16 @@ _NEWS_SAID = re.compile(r"(?<![不没无])新(?:的)?(?:表态|说法|内容|维
                         r"\bnew (?:claims?|figures?|data|results?|angle|numbers?|statement)\b", re.IGNORECASE)
 
 
+# A card or note saying the paper is not new ("论文本身不是本周新作", "旧文新卡", "an older paper"): its age is known.
+_AGE_SAID = re.compile(r"不是(?:本周|本月|今年|近期)?的?新(?:作|论文|文|工作)|旧(?:论)?文|老论文|不算新作|"
+                       r"\bnot (?:a )?(?:new|recent) (?:paper|work)\b|\ban? (?:older|old) paper\b", re.IGNORECASE)
+
+
+def _age_said(item: Item) -> bool:
+    card = str(getattr(item.card, "summary", "") or "") if item.card is not None else ""
+    return bool(_AGE_SAID.search(card) or any(_AGE_SAID.search(line) for p in item.passages for _, line in p.lines))
+
+
 def _words(text: str) -> set[str]:
     """Latin words and Chinese character pairs of a text, to tell which of several bullets a title is about."""
     runs = re.findall(r"[\u4e00-\u9fff]{2,}", text)
@@ -671,8 +681,10 @@ def _warnings_in_scope(warnings: Sequence[BriefWarning], chosen: Sequence[Item],
             # An old paper carded today is a fact about the item, said in the item; it is a question for
             # the reviewer only where the queue ranks it as today's priority read (a ranking to check).
             about = [item for item in in_topic if _about(warning, item)]
-            ok = any(item.queue_flag for item in about)
+            said = [item for item in about if _age_said(item)]
+            ok = any(item.queue_flag for item in about) and not said
             why = ("所涉条目在本主轴之外" if not about else
+                   "旧论文今日入卡，卡片或来源已注明不是新作；论文日期已在条目中注明" if said else
                    "旧论文今日入卡，无来源把它当作新作（work-queue 未列为优先精读）；论文日期已在条目中注明")
         elif warning.kind in ITEM_KINDS:
             ok = any(_about(warning, item) for item in in_topic)
