@@ -436,3 +436,12 @@ _ROW = "## Orrion README\n\n| 条件 / 指标 | 值 |\n|---|---|\n| 硬件 | 8×
 ])
 def test_a_before_after_pair_and_a_scope_said_in_words_are_compared(notes: tuple[str, ...], expected: set[str]) -> None:
     assert {w.subject for w in check_number_conflicts(_mentions(*notes))} == expected
+
+
+@pytest.mark.parametrize(("notes", "same"), [
+    (("Orrion TTFT 0.74 s（H200，64 并发）", "Orrion TTFT 0.47 s（H200，64 并发）"), True),
+    (("Orrion TTFT 0.74 s", "Orrion TTFT 0.47 s"), False),   # nothing stated: the set-ups are open, list them apart
+])
+def test_a_conflict_under_the_same_stated_conditions_asks_for_the_original(notes: tuple[str, ...], same: bool) -> None:
+    [warning] = check_number_conflicts(_mentions(*notes))
+    assert ("抄录之误" in warning.action) == same

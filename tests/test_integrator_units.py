@@ -1050,3 +1050,20 @@ def test_a_link_a_section_gives_in_its_prose_is_that_sections(elsewhere: str, ad
     items = cluster_items(_mentions(*files), files)
     section = next(i for i in items if any("改口" in p.heading for p in i.passages))
     assert ("https://docs.orrion.dev/pd.html" in " ".join(section.urls)) == adopted
+
+
+@pytest.mark.parametrize(("line", "independent"), [
+    ("- 同一张表我补抄一行：并发 128，TTFT 改善 1.8×", False),     # a second copy of the vendor's table
+    ("- 来源：README 的 benchmark 表（表头注明\"同发布博客\"）", False),
+    ("- same table as mei's note, the 128-concurrency row", False),
+    ("- 我在自己的 H100 上复现了一遍：TTFT 改善 2.4×", True),        # a measurement of one's own
+])
+def test_a_second_copy_of_the_same_page_is_no_independent_witness(line: str, independent: bool) -> None:
+    from agents.integrator.cluster import Item, Passage
+    from agents.integrator.credibility import witness_notes
+
+    first = Passage("inbox/lin/2027-03-16-a.md", 1, 3, "## Tarn v1.1", [(2, "- 官方表：并发 32，TTFT 改善 2.6×")])
+    second = Passage("inbox/mei/2027-03-16-b.md", 1, 3, "## Tarn v1.1 另一行", [(2, line)])
+    item = Item(key="url:https://tarn.dev/blog", keys={"url:https://tarn.dev/blog"},
+                sources=[first.path, second.path], passages=[first, second], urls=["https://tarn.dev/blog"])
+    assert (second.path in witness_notes(item)) == independent

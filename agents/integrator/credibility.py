@@ -80,6 +80,9 @@ def _verified(item: Item, results: Mapping[str, Any]) -> tuple[bool, list[str]]:
 
 
 _NOT_A_WITNESS = re.compile(r"不另算|不单算|不重复计|不算独立(?:来源)?|别当(?:成)?独立(?:来源)?|只是(?:记一下)?传播面|"
+                            # a copy of the same page another scout copied ("同一张表我补抄一行", "表头注明"同发布博客"")
+                            r"同一张表[^，。；\n]{0,6}?(?:补抄|再抄|抄)|同(?:一)?(?:篇|份)?发布博客|同一(?:篇|份)(?:博客|原文|报道)|"
+                            r"\bsame (?:table|post|blog post) as\b|\bcopied from the same\b|"
                             r"\bnot (?:an )?independent (?:source|witness)\b|\bdon't count (?:it|this) (?:again|separately)\b",
                             re.IGNORECASE)
 

@@ -1067,9 +1067,14 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
             values.setdefault((claim.low, claim.high), claim)
         listed = "；".join(f"{_fmt(c)}（{c.mention.source} L{c.mention.line}：{_said(c)}）"
                           for _, c in sorted(values.items()))
+        # The same conditions stated on both sides: one measurement written two ways (a slip in copying), not two
+        # set-ups to list side by side.
+        same = all(a.conditions and a.conditions == b.conditions for a, b in clash)
+        action = ("两处写明的条件相同，疑为抄录之误：回到原始出处（论文表格 / 原博客）核对哪一个数正确，核对前两数都不引用"
+                  if same else "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用")
         warnings.append(make_warning(
             "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} 各源数字不一：{listed}。", "中",
-            "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用",
+            action,
             sorted({c.mention.source for c in values.values()}),
             f"{subject} {metric}", f"number_conflict:{paper}:{metric}:{unit}"))
     return warnings
