@@ -817,3 +817,19 @@ def test_an_old_paper_the_card_calls_old_raises_no_date_question(tmp_path, said:
     brief = _day_brief(tmp_path, "# jay\n\n## 杂记\n- 今天没什么\n",
                        files={"organized/paper_cards/1600-2601-06362.md": card, "organized/queue/work-queue.md": queue})
     assert any(w.kind == "date_mismatch" for w in brief.warnings) == raised
+
+
+@pytest.mark.parametrize(("coordination", "asked"), [
+    ("### §三.1 强建议今晚锚入\n\n- **Orrion vs Tarn 多轮 Agent 4.5x TTFT 差距** ⭐⭐⭐⭐⭐（jay 11:50 §一.1）\n", True),
+    ("- 请 tom 今晚锚入：Orrion vs Tarn 多轮 Agent TTFT 4.5x\n", True),
+    ("### §三.2 矛盾\n\n- Orrion vs Tarn 多轮 Agent 4.5x TTFT 与单轮数字别合表\n", False),   # a warning, no request
+    ("### §三.1 强建议今晚锚入\n\n- **Quokka 冷启动** ⭐⭐⭐⭐\n", False),                          # another item asked for
+])
+def test_a_coordinators_request_to_anchor_tonight_is_found_for_its_item(coordination: str, asked: bool) -> None:
+    from agents.integrator.cluster import Item
+    from agents.integrator.compose import _asked_for, requested_lines
+
+    note = _File("inbox/stephen/2027-03-16-1245-stephen-coordination-check.md", coordination)
+    item = Item(key="note:inbox/jay/2027-03-16T1150-jay.md#L7", sources=["inbox/jay/2027-03-16T1150-jay.md"])
+    found = _asked_for(item, "Orrion vs Tarn：多轮 Agent 场景 TTFT 差 4.5×", requested_lines([note]))
+    assert bool(found) == asked

@@ -94,6 +94,7 @@ class Item:
     # A note digest's summary lines that route its sections by topic: "inference 相关：§1 …" then
     # "其余 … 转 tom（rag）": (line, text), read by ``scope.passage_verdicts``.
     routing: list[tuple[int, str]] = field(default_factory=list)
+    requested: str = ""  # a coordination note's line asking to anchor it tonight ("强建议今晚锚入"), where it asks
 
     @property
     def agents(self) -> set[str]:

@@ -243,6 +243,42 @@ def _age_said(item: Item) -> bool:
     return bool(_AGE_SAID.search(card) or any(_AGE_SAID.search(line) for p in item.passages for _, line in p.lines))
 
 
+# A coordinator asking for items to be anchored tonight: "### §三.1 强建议今晚锚入", "请今晚锚入", "anchor tonight".
+_ANCHOR_REQUEST = re.compile(r"(?:强烈?建议|建议|请|务必|要求)[^，。；\n]{0,16}?锚入|今晚锚入|\banchor (?:it |these )?tonight\b",
+                             re.IGNORECASE)
+
+
+def requested_lines(files: Sequence[Any]) -> list[tuple[str, int, str]]:
+    """(path, line, text) of the coordination notes' lines asking to anchor something: the line itself, or each
+    list line under a heading that asks."""
+    found = []
+    for file in files:
+        if not is_coordination_path(str(file.path)):
+            continue
+        asking = False
+        for number, line in enumerate((file.body or "").split("\n"), start=1):
+            if line.lstrip().startswith("#"):
+                asking = bool(_ANCHOR_REQUEST.search(line))
+                continue
+            if _ANCHOR_REQUEST.search(line) or (asking and re.match(r"\s*(?:[-*•]|\d+[.)、])\s", line)):
+                found.append((str(file.path), number, line.strip()))
+    return found
+
+
+def _asked_for(item: Item, title: str, lines: Sequence[tuple[str, int, str]]) -> str:
+    """The coordination line asking for this item: one naming it, or sharing three of its title's Latin words and
+    one of its figures ("SGLang vs vLLM 多轮 Agent 4.5x TTFT" for "SGLang vs vLLM：多轮 Agent 场景 TTFT 差 4.5×")."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]+", title)}
+    numbers = set(re.findall(r"\d+(?:\.\d+)?", title))
+    for path, number, line in lines:
+        if mentions_item(line, item):
+            return f"{path} L{number}"
+        said = {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]+", line)}
+        if len(words & said) >= 3 and numbers & set(re.findall(r"\d+(?:\.\d+)?", line)):
+            return f"{path} L{number}"
+    return ""
+
+
 def _words(text: str) -> set[str]:
     """Latin words and Chinese character pairs of a text, to tell which of several bullets a title is about."""
     runs = re.findall(r"[\u4e00-\u9fff]{2,}", text)
@@ -913,6 +949,7 @@ def integrate(
                                | {t.lower() for s in scan.sources if (t := brief_topic(s.path))}))
     tracked = rules.tracked
     subjects = section_subjects(scan.living.sections)
+    asked = requested_lines([f for f in scan.files if f.path in {s.path for s in scan.sources if s.in_window}])
     other_briefs = {s.path for s in scan.sources
                     if is_brief_path(s.path) and not PurePosixPath(s.path).stem.endswith(f"-{topic.slot}")}
     quiet = quiet_notes([f for f in scan.files if not is_brief_path(f.path)], rules.names)
@@ -1061,6 +1098,7 @@ def integrate(
                                  sorted(rules.known_topics - rules.names), labels)
         match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, about or title, placed)
         details[item.key] = (credibility, on_item, match, title)
+        item.requested = _asked_for(item, title, asked)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
     moved: dict[str, dict] = {}
@@ -1120,6 +1158,8 @@ def integrate(
         # The reasons cite the warnings as the brief numbers them (only the ones it keeps).
         kept_on_item = [w.model_copy(update={"id": renamed[w.id]}) for w in on_item if w.id in renamed]
         credibility = score_credibility(item, results, kept_on_item, fit.stars)
+        if item.requested:  # said where the team asked for it, so the ranking is read with its reason
+            credibility = replace(credibility, reasons=[*credibility.reasons, f"协调记录要求今晚锚入（{item.requested}）"])
         record = next((w for w in record_doubts if _about(w, item)), None)
         if record is not None:
             credibility = replace(credibility, score=max(1, credibility.score - 1),

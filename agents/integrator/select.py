@@ -353,6 +353,7 @@ def rank_score(item: Item, status: str, credibility: int, relevance: int, stars:
         + 0.4 * relevance
         + 0.3 * stars
         + _FLAG_BONUS.get(item.queue_flag or "", 0.0)
+        + (1.0 if item.requested else 0.0)  # the coordinator asks for it tonight: the team's own priority
         + 0.1 * min(figures, 5)
         + 0.1 * min(discussed, 10)
         + 0.3 * min(_witnesses(item), 4)
