@@ -66,6 +66,7 @@ from agents.integrator.select import (
     judge_status,
     mentions_item,
     rank_score,
+    restates_chosen,
     said_unchanged,
     select_items,
     source_health,
@@ -228,6 +229,9 @@ def _follows_entry(item: Item, judgement: Judgement, entries: Mapping[int, str])
     return judgement
 
 
+# A scout saying the item brings nothing new today ("沿用，无新内容", "nothing new"): that holds whatever baseline.
+_NOTHING_SAID_NEW = re.compile(r"(?:没有|没|无|并无)(?:什么)?新(?:的)?(?:内容|东西|结论|发现|数据|数字|信息)|\bnothing new\b|\bno new\b",
+                               re.IGNORECASE)
 # What a scout's "已锚" line says is new of the anchored thing: "新表态", "新维度", "new figures".
 _NEWS_SAID = re.compile(r"(?<![不没无])新(?:的)?(?:表态|说法|内容|维度|数字|数据|结论|组合|进展|版本|实测|表)|"
                         r"\bnew (?:claims?|figures?|data|results?|angle|numbers?|statement)\b", re.IGNORECASE)
@@ -1055,7 +1059,8 @@ def integrate(
         judgement = _follows_entry(item, judgement, open_entries)
         judgement = _adds_to_subject(item, judgement, anchored, subjects)
         judgement = _scout_says_new(item, judgement, other_briefs)
-        if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and item.arxiv:
+        if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and item.arxiv \
+                and not _NOTHING_SAID_NEW.search(fit.evidence):
             # "已锚，沿用" of a paper neither this topic's document nor its earlier briefs cite (DualPath, kept in
             # inference.md; Rufus-Air, "沿用" in the agent line's table): the scout speaks of another topic's
             # baseline; nothing of it is anchored here.
@@ -1101,6 +1106,19 @@ def integrate(
         item.requested = _asked_for(item, title, asked)
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
+    # An item that lost a tie at the cut for repeating a chosen one's figures (a digest lining up that page with
+    # others) is one comparison with it: its sections join that increment, so what it adds is not lost.
+    chosen_items = [row[0] for row in chosen]
+    last = min((round(rank_score(r[0], r[1].status, r[3], r[2].relevance, r[2].stars), 1) for r in chosen), default=None)
+    for item, judgement, fit, score in rows:
+        if item in chosen_items or judgement.status == "carried" or last is None or len(chosen) < topic.increments[1]:
+            continue
+        tied = round(rank_score(item, judgement.status, score, fit.relevance, fit.stars), 1) >= last
+        into = restates_chosen(item, chosen_items) if tied else None
+        if into is not None and any(p.path not in into.sources for p in item.passages):
+            into.passages.extend(p for p in item.passages if p not in into.passages)
+            into.sources.extend(s for s in item.sources if s not in into.sources)
+            into.figures.extend(f for f in item.figures if f not in into.figures)
     moved: dict[str, dict] = {}
     opinions: list[dict] = []
     if writer is not None:

@@ -116,7 +116,10 @@ def item_marks(item: Item) -> list[tuple[str, Mark]]:
         for number, line in getattr(passage, "references", []):  # a hand-over line naming the section
             own.setdefault(number, line)
     for mention in item.anchors:
-        lines.setdefault(mention.source, {})[mention.line] = mention.context or mention.raw
+        # Only the clause citing it: "系列综述，没有新数据；第 9 篇引了 X（2609.06674）" says nothing of X.
+        said = mention.context or mention.raw
+        lines.setdefault(mention.source, {})[mention.line] = _segment(said, mention.raw) if ";" in said or "；" in said \
+            else said
     card = item.card
     if card is not None and getattr(card, "summary", ""):
         own = lines.setdefault(str(getattr(card, "path", "") or f"paper_card {card.card}"), {})
@@ -678,6 +681,13 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             # cut on its own, neither excluded against the note's word nor bundled into the digest's news.
             verdicts.append(PassageVerdict(passage, "below", f"{_LISTED_FOR_TOPIC}，但该段无本主轴术语（相关度 {relevance}），"
                                            f"不并入当日增量（{passage.path} L{passage.start}）"))
+        elif relevance >= 1:
+            # Some of the topic's matter, too little to stand alone (a deployment note naming the engine once):
+            # not off-topic; listed below the cut with what it holds, or with the note's own word on it.
+            said = next((r for r in getattr(item, "remarks", []) if NO_NEW_DATA.search(r)), None)
+            verdicts.append(PassageVerdict(passage, "below", f"来源标注新意有限：「{_quote(said)}」（{passage.path}）" if said
+                                           else f"该段只含 {relevance} 个本主轴术语（门槛 {threshold}），"
+                                           f"内容偏弱，未单列（{passage.path} L{passage.start}）"))
         else:
             verdicts.append(PassageVerdict(passage, "excluded", f"该段本主轴相关度 {relevance}，低于门槛 {threshold}"
                                            f"（{passage.path} L{passage.start}）"))

@@ -35,6 +35,7 @@ __all__ = [
     "SourceHealth",
     "judge_status",
     "briefs_naming",
+    "restates_chosen",
     "figure_known",
     "said_unchanged",
     "mentions_item",
@@ -450,8 +451,8 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
                     f"目标上限 {limits[1]} 条已满")
         restated = restates_chosen(item, [r[0] for r in chosen])
         if round(mine, 1) >= round(last, 1) and restated is not None:
-            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），其数字已见于入选的「{(titles or {}).get(restated.key) or restated.title or restated.key}」，"
-                    f"让位于不重复的条目，目标上限 {limits[1]} 条已满")
+            return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），与入选的「{(titles or {}).get(restated.key) or restated.title or restated.key}」"
+                    f"同比一组数字：该节已并入那一条（来源与要点），不另列，目标上限 {limits[1]} 条已满")
         if round(mine, 1) >= round(last, 1):  # a tie at the cut: said as a tie, not as "8.0 低于 8.0"
             return (f"得分与入选的第 {len(chosen)} 条持平（{last:.1f}），来源评级不高于入选条目，排在其后，"
                     f"目标上限 {limits[1]} 条已满")
