@@ -833,3 +833,30 @@ def test_a_coordinators_request_to_anchor_tonight_is_found_for_its_item(coordina
     item = Item(key="note:inbox/jay/2027-03-16T1150-jay.md#L7", sources=["inbox/jay/2027-03-16T1150-jay.md"])
     found = _asked_for(item, "Orrion vs Tarn：多轮 Agent 场景 TTFT 差 4.5×", requested_lines([note]))
     assert bool(found) == asked
+
+
+@pytest.mark.parametrize(("line", "paper"), [
+    ("| Quill-Flash | FP8 | 4×H200 | 8×H100 | KV 压缩后长上下文友好（2703.04417，9-27 已锚） |", True),
+    ("- 系列综述，没有新数据；第 9 篇引了 Orrion（2703.04417，13:35 已记）", False),   # the series' word, not the paper's
+    ("- Orrion（2703.04417）已锚，沿用", True),
+    ("- 这张表沿用 9-27 的，没有新东西", False),
+])
+def test_a_status_in_the_clause_citing_a_paper_is_that_papers(line: str, paper: bool) -> None:
+    from agents.integrator.scope import _marks_a_paper
+    from agents.scanner.marks import read_marks
+
+    [mark] = [m for m in read_marks([(3, line)]) if m.kind in ("carried", "anchored")][:1]
+    assert _marks_a_paper(mark) == paper
+
+
+@pytest.mark.parametrize(("screening", "handed"), [
+    ("- 部署硬件对照表（11:05 §②）：有用，保留给 engineering 主轴\n", True),
+    ("- 部署硬件对照表（11:05 §②）：有用，保留，等后续\n", False),       # kept, not handed on
+    ("- 另一张部署表：保留给 engineering 主轴\n", False),                # another section's title
+])
+def test_another_note_naming_a_section_by_its_title_can_hand_it_on(tmp_path, screening: str, handed: bool) -> None:  # type: ignore[no-untyped-def]
+    note = ("# jay · 11:05\n\n## ② 部署 · 部署硬件对照表 ⭐⭐⭐⭐\n| 模型 | 精度 | 最低可跑 |\n|---|---|---|\n"
+            "| Quill-70B | FP8 | 8×H200 |\n| Quill-8B | BF16 | 1×H100，prefill 慢但 decode 够用，KV cache 够 32K |\n")
+    brief = _day_brief(tmp_path, note, files={"inbox/jay/2026-09-29T1450-jay-screening.md": "# jay · 二筛\n\n## Tier2\n" + screening})
+    excluded = [e for e in brief.excluded if "部署硬件对照表" in str(e.get("title"))]
+    assert bool(excluded and "转交" in excluded[0]["reason"]) == handed

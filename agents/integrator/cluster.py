@@ -66,6 +66,8 @@ class Passage:
     references: list[tuple[int, str]] = field(default_factory=list)
     adopted: bool = False  # joined to the item by the name its heading leads with (a sequel, a translation)
     off_topic: bool = False  # adopted, and nothing of the topic in it: about the item, not the topic's matter
+    # (path, line, text) of lines in other notes naming this section by its title ("- X（11:05 §②）：保留给 engineering")
+    elsewhere: list[tuple[str, int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -469,9 +471,29 @@ def cluster_items(
     _adopt_named_passages(passages, items, named, by_source, shifts)
     digests = [d for d in (_adopt_named_sections(d, items, named, shifts.get(d.sources[0], 0)) for d in digests)
                if d.passages]
+    _referenced_elsewhere(digests, passages)
     _adopt_inline_links(digests, items, shifts)
     _join_misnumbered(items, named)
     return [*items.values(), *digests]
+
+
+def _referenced_elsewhere(digests: Sequence[Item], passages: Mapping[str, Sequence[Passage]]) -> None:
+    """A line of another note that names a digested section by its title ("- DeepSeek 部署硬件对照（11:05 §②）：有用，保留给
+    engineering 主轴" in the afternoon's screening) speaks of that section, as its own note's hand-over lines do."""
+    for digest in digests:
+        for passage in digest.passages:
+            # The heading's name: after a label and a "·" ("## ② 部署硬件 · DeepSeek 部署硬件对照 ⭐⭐⭐⭐").
+            title = re.sub(r"(?:⭐|★|⚠|⚬)+", "", _HEAD_MARKS.sub(" ", passage.heading)).split("·")[-1].strip()
+            if len(title) < 6:
+                continue
+            named = re.compile(rf"^\s*(?:[-*•]|\d+[.)、])?\s*(?:\*\*)?{re.escape(title)}(?:\*\*)?\s*[（(：:]")
+            for path, others in passages.items():
+                if path == passage.path:
+                    continue
+                for other in others:
+                    for number, line in other.lines:
+                        if named.match(line) and (path, number, line) not in passage.elsewhere:
+                            passage.elsewhere.append((path, number, line))
 
 
 def _adopt_inline_links(digests: Sequence[Item], items: dict[str, Item], shifts: Mapping[str, int]) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from agents.integrator.cluster import NOTHING_FOR, Item
+from agents.scanner.arxiv_ids import find_arxiv_refs
 from agents.scanner.marks import NO_NEW_DATA, Mark, placement_topic, read_marks
 from agents.scanner.relevance import keyword_hits
 
@@ -599,6 +600,16 @@ def _lane_elsewhere(mark: Mark, rules: ScopeRules) -> bool:
 _ASKED = re.compile(r"[？?]\s*(?:[⭐★☆⚠⚬]|\s)*$")
 
 
+def _marks_a_paper(mark: Mark) -> bool:
+    """The mark stands in the clause or cell of its line that cites a paper ("…（2609.19969，9-27 已锚）"): the
+    paper's status, not the section's ("系列综述，没有新数据；第 9 篇引了 X（2609.06674）" is the section's)."""
+    for clause in re.split(r"[；;|]", mark.text):
+        if any(not r.malformed for r in find_arxiv_refs(clause)) and \
+                any(m.kind == mark.kind for m in read_marks([(mark.line, clause)])):
+            return True
+    return False
+
+
 def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
     """Each passage of a note digest judged on its own words and marks.
 
@@ -628,7 +639,10 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             verdicts.append(PassageVerdict(passage, "excluded", f"来源以问句提出、待核实，不作增量：「{_quote(passage.heading)}」"
                                            f"（{passage.path} L{passage.start}）"))
             continue
-        status = next((m for kind in ("discard", "carried", "anchored") for m in marks if m.kind == kind), None)
+        # A status said on a line citing a paper ("| DeepSeek-V4.1-Flash | … |（2609.19969，9-27 已锚）") is that
+        # paper's, not the section's.
+        own_marks = [m for m in marks if not _marks_a_paper(m)]
+        status = next((m for kind in ("discard", "carried", "anchored") for m in own_marks if m.kind == kind), None)
         if status is not None:
             where = _where(passage.path, status)
             if status.kind == "discard":
@@ -655,6 +669,15 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
         if handed is not None and not listed_here:  # handed to someone else ("转 flyp", "→ training"): theirs
             verdicts.append(PassageVerdict(passage, "excluded",
                                            f"来源标注转交：「{_quote(handed.text)}」（{_where(passage.path, handed)}）"))
+            continue
+        # Another note naming the section by its title and handing it on ("X（11:05 §②）：保留给 engineering 主轴").
+        handed_elsewhere = next(((path, m) for path, number, line in getattr(passage, "elsewhere", [])
+                                 for m in _read_marks([(number, line)], rules)
+                                 if m.kind == "forwarded" and not _targets(m.value, rules)[0]
+                                 and not (_receivers(m) & rules.owners)), None)
+        if handed_elsewhere is not None and not listed_here:
+            path, mark = handed_elsewhere
+            verdicts.append(PassageVerdict(passage, "excluded", f"来源标注转交：「{_quote(mark.text)}」（{_where(path, mark)}）"))
             continue
         label = _heading_label(passage.heading)
         overlap = next((r for r in getattr(item, "remarks", []) if label and label in remark_labels(r)

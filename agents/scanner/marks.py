@@ -93,7 +93,8 @@ _NOT_NEW_BEFORE = re.compile(r"(?:不|非|没|别|并非|不重复|不是|not|n'
 # A section named as where the item goes, without "归入：": "→ 算 NET-new，§1.(8)", "归 §2.3", "放进 §4.1".
 _PLACED_SECTION = re.compile(r"(?:→|->|=>|归|放进?|挂到|进)\s*(?:我|就|可以)?\s*(?:算\s*)?(?:NET-new|新增|增量)?\s*[，,：:]?\s*"
                              r"(?P<sec>§\s?\d+(?:\.\d+)*\.?(?:[（(]\d+[)）])?(?:\.\d+)?)(?![\w.])", re.IGNORECASE)
-_FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|forward(?:ed)? to|hand(?:ed)? (?:over )?to)\s*"
+_FORWARD = re.compile(r"(?:^|[\s（(，,；;\u4e00-\u9fff])(?:转(?:给|交)?|交给?|移交|保留给|forward(?:ed)? to|hand(?:ed)? (?:over )?to|"
+                      r"keep (?:it )?for)\s*"
                       r"(?P<who>(?:[A-Za-z][\w.-]*\s*){1,3})", re.IGNORECASE)
 # A task given with the item, not the item given away: "交给 jay 下午细读", "转 tom 明天核对一下", "hand to ann to verify".
 _TASK_AFTER = re.compile(r"\s*(?:(?:今|明|下|上|中)(?:天|早|午|晚)|今晚|明早|稍后|回头|晚点|下午|上午|晚上)?\s*(?:再)?"
