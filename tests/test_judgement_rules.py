@@ -860,3 +860,18 @@ def test_another_note_naming_a_section_by_its_title_can_hand_it_on(tmp_path, scr
     brief = _day_brief(tmp_path, note, files={"inbox/jay/2026-09-29T1450-jay-screening.md": "# jay · 二筛\n\n## Tier2\n" + screening})
     excluded = [e for e in brief.excluded if "部署硬件对照表" in str(e.get("title"))]
     assert bool(excluded and "转交" in excluded[0]["reason"]) == handed
+
+
+@pytest.mark.parametrize(("line", "unread"), [
+    ("- 同批还有一篇 KV 相关的，只扫了标题：2703.08801（Prefix Cache Replacement），摘要没开", True),
+    ("- 2703.08801 还是只看了标题，没来得及开，待核实", True),
+    ("- 2703.08801: title only so far, will read tonight", True),
+    ("- 2703.08801（Prefix Cache Replacement）：读完了，prefix 命中率 +18%（H100）", False),
+    ("- 只扫了标题的那篇是 2703.09901，和 2703.08801 无关；2703.08801 已读完，KV cache 驱逐 -30% 显存", False),
+])
+def test_a_paper_only_its_title_was_read_is_no_increment_and_no_citable_number(tmp_path, line: str, unread: bool) -> None:  # type: ignore[no-untyped-def]
+    brief = _day_brief(tmp_path, f"# jay\n\n## cs.DC 扫描\n{line}\n")
+    below = [e for e in brief.below_cut if "2703.08801" in (e.get("arxiv") or [])]
+    listed = [a for a in brief.arxiv if a.id == "2703.08801"]
+    assert bool(below and "只读了标题" in below[0]["reason"]) == unread
+    assert (not listed or listed[0].citable) == (not unread)

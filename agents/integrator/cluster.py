@@ -97,6 +97,7 @@ class Item:
     # "其余 … 转 tom（rag）": (line, text), read by ``scope.passage_verdicts``.
     routing: list[tuple[int, str]] = field(default_factory=list)
     requested: str = ""  # a coordination note's line asking to anchor it tonight ("强建议今晚锚入"), where it asks
+    title_only: str = ""  # a scout's line saying only its title was read ("只扫了标题，摘要没开"), quoted
 
     @property
     def agents(self) -> set[str]:

@@ -247,6 +247,9 @@ def _age_said(item: Item) -> bool:
     return bool(_AGE_SAID.search(card) or any(_AGE_SAID.search(line) for p in item.passages for _, line in p.lines))
 
 
+# A scout saying only the title was read: "只扫了标题", "摘要没开", "还是只看了标题", "title only", "only skimmed the title".
+_TITLE_ONLY = re.compile(r"只(?:扫|看|读)了?(?:一眼)?标题|摘要(?:没|未|还没)(?:开|看|读)|标题级|"
+                         r"\btitle[- ]only\b|\bonly (?:read|skimmed|saw) the titles?\b", re.IGNORECASE)
 # A coordinator asking for items to be anchored tonight: "### §三.1 强建议今晚锚入", "请今晚锚入", "anchor tonight".
 _ANCHOR_REQUEST = re.compile(r"(?:强烈?建议|建议|请|务必|要求)[^，。；\n]{0,16}?锚入|今晚锚入|\banchor (?:it |these )?tonight\b",
                              re.IGNORECASE)
@@ -1016,9 +1019,14 @@ def integrate(
         looked_up = [results[i].title for i in item.arxiv if i in results and results[i].verified == "ok"
                      and results[i].title]
         fit = judge_scope(item, rules, other_briefs, [t for t in looked_up if t])
-        if not fit.in_topic and fit.mark is None and fit.reason.startswith("正文无") and relayed_only(item.sources):
-            # Known only from a brief's relay (a title in another topic's list): too little of it was read to call
-            # it off-topic; it is listed below the cut as a relay, not excluded.
+        # Said of this paper: the line with the words cites its number (a list of others' titles is theirs).
+        item.title_only = next((excerpt(line, 80) for _, line in item_lines(item) if item.arxiv and any(
+            _TITLE_ONLY.search(piece) and any(r.id in item.arxiv for r in find_arxiv_refs(piece))
+            for piece in re.split(r"[；;，,]", line))), "")
+        if not fit.in_topic and fit.mark is None and fit.reason.startswith("正文无") and (
+                relayed_only(item.sources) or item.title_only):
+            # Known only from a brief's relay (a title in another topic's list), or only its title was read: too
+            # little of it was read to call it off-topic; it is listed below the cut as such, not excluded.
             fit = replace(fit, in_topic=True, relevance=0, reason="")
         if listed_for_topic and not fit.in_topic and fit.mark is None:
             # The note lists these sections as the topic's ("inference 相关：§2 …"): the scout's word on scope.
@@ -1104,6 +1112,7 @@ def integrate(
         match = propose_section(focus_text(item, title), scan.living.sections, item.arxiv, about or title, placed)
         details[item.key] = (credibility, on_item, match, title)
         item.requested = _asked_for(item, title, asked)
+
         rows.append((item, judgement, fit, rank_credibility))
     chosen = select_items(rows, topic.increments)
     # An item that lost a tie at the cut for repeating a chosen one's figures (a digest lining up that page with
@@ -1222,7 +1231,12 @@ def integrate(
         shown, _, match, title = details[item.key]
         entries = _arxiv_entry(item, title, judgement, match.id if match else None,
                                stars_of.get(item.key, shown.score), results)
-        if item.key not in chosen_keys and judgement.status != "carried":
+        if item.key not in chosen_keys and item.title_only:
+            # Only its title was read: no number to cite for the topic yet.
+            entries = [e.model_copy(update={"status": None, "citable": False, "section": None,
+                                            "note": "；".join(filter(None, ["来源只读了标题，内容待核实", e.note]))})
+                       for e in entries]
+        elif item.key not in chosen_keys and judgement.status != "carried":
             # Not an increment today: listed for audit, not as NET-new or integrated.
             entries = [e.model_copy(update={"status": None, "note": "；".join(filter(None, ["未入选本轮增量", e.note]))})
                        for e in entries]

@@ -379,6 +379,7 @@ def select_items(
     eligible = [
         row for row in candidates
         if row[2].in_topic and row[1].status != "carried" and row[2].relevance >= MIN_RELEVANCE
+        and not row[0].title_only  # only its title was read: nothing of it to pass on yet
         and _has_substance(row[0], row[2]) and not relayed_only(row[0].sources)  # a relay is no witness
         and row[2].mark != "minor"  # the scout finds little new in it
     ]
@@ -439,6 +440,8 @@ def cut_reason(item: Item, judgement: Judgement, fit: TopicFit,
         return fit.evidence or "来源标注新意有限"
     if relayed_only(item.sources):
         return f"仅见于简报的转述（{'、'.join(item.sources[:2])}{' 等' if len(item.sources) > 2 else ''}），无一手来源"
+    if item.title_only:  # "只扫了标题：2609.x（…），摘要没开": unread, whatever its title's words say
+        return f"来源只读了标题、内容待核实：「{item.title_only}」"
     if fit.relevance < MIN_RELEVANCE:
         return f"本主轴相关度 {fit.relevance}，低于入选门槛 {MIN_RELEVANCE}"
     if not _has_substance(item, fit):
