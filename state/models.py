@@ -63,7 +63,8 @@ class Mention(_Model):
     """One thing a source says: an arXiv reference, a URL, a version, a figure, a promise…"""
 
     source: str
-    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility", "caveat", "setup"]
+    kind: Literal["arxiv", "url", "version", "figure", "promise", "instruction", "credibility", "caveat", "setup",
+                  "close"]
     value: str
     raw: str
     line: int

@@ -445,3 +445,16 @@ def test_a_before_after_pair_and_a_scope_said_in_words_are_compared(notes: tuple
 def test_a_conflict_under_the_same_stated_conditions_asks_for_the_original(notes: tuple[str, ...], same: bool) -> None:
     [warning] = check_number_conflicts(_mentions(*notes))
     assert ("抄录之误" in warning.action) == same
+
+
+@pytest.mark.parametrize(("judgement", "said"), [
+    ("- 其实 Orrion 这边口径还算接近（85 只比 80 高一点）；真正离谱的是 Tarn", True),
+    ("- Orrion numbers are close enough; Tarn is the outlier", True),
+    ("- Tarn 的两个数基本一致，Orrion 才是问题", False),      # another entity judged close
+    ("- Orrion 的数差得离谱", False),
+])
+def test_a_scout_judging_an_entitys_figures_close_is_quoted_with_the_conflict(judgement: str, said: bool) -> None:
+    first = "## Orrion 实测\n- Orrion TTFT 85ms（H100）\n"
+    second = "## Orrion 复测\n- Orrion TTFT 42–80ms（H100）\n" + judgement + "\n"
+    warnings = [w for w in check_number_conflicts(_mentions(first, second)) if w.subject.lower().startswith("orrion")]
+    assert warnings and ("来源判断" in warnings[0].text) == said

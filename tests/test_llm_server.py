@@ -253,15 +253,27 @@ def test_a_bad_llm_setting_is_a_usage_error(demo: DemoManifest, tmp_path: Path,
     assert "BATON_LLM_TIMEOUT" in err and "Traceback" not in err and KEY not in err
 
 
-def test_a_below_cut_item_may_become_an_increment_with_the_rules_judgement(demo: DemoManifest, rules: dict,
+def test_a_below_cut_item_may_become_an_increment_with_the_rules_judgement(demo: DemoManifest,
                                                                             tmp_path: Path) -> None:
-    below = [b for b in rules["below_cut"] if b["status"] != "carried"]
-    if not below or len(rules["increments"]) >= 8:
-        pytest.skip("the demo vault has no room or no item below the cut")
+    # A copy of the demo vault with one more paper the rules keep below the cut (one term of the topic only).
+    import shutil
+    from types import SimpleNamespace
+
+    root = tmp_path / "vault"
+    shutil.copytree(demo.root, root)
+    agent = sorted(p.name for p in (root / "inbox").iterdir() if p.is_dir())[0]
+    (root / "inbox" / agent / f"{demo.end.isoformat()}-0930-{agent}-weak-lead.md").write_text(
+        "# 早间线索\n\n## Heron-Cache arXiv:2610.39991\n- 一个 KV cache 小实验的预印本\n- 方法：按请求分组复用\n",
+        encoding="utf-8")
+    vault = SimpleNamespace(root=root, end=demo.end)
+    code, rules, _ = _run(vault, tmp_path / "rules")  # type: ignore[arg-type]
+    assert code == 0
+    below = [b for b in rules["below_cut"] if b["status"] != "carried" and b["score"] > 0]
+    assert below and len(rules["increments"]) < 8, "the weak paper is a candidate below the cut, with room above"
     item = below[0]
     with OpenAIFake() as fake:
         fake.script(Answer.json({"moves": [{"key": item["key"], "to": "increments", "reason": "内容切题。"}]}))
-        code, brief, _ = _run(demo, tmp_path / "state", _env(fake))
+        code, brief, _ = _run(vault, tmp_path / "state", _env(fake))  # type: ignore[arg-type]
     assert code == 0
     added = brief["increments"][-1]
     assert added["key"] == item["key"] and added["status"] == item["status"]

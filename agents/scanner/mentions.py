@@ -17,11 +17,11 @@ from agents.scanner.tables import is_rule_row, is_table_row, row_cells, row_sent
 from agents.scanner.urls import find_urls, normalize_url
 from state.models import Mention
 
-__all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "METRIC_ALIASES", "SAME_SETUP", "vouches_same_setup", "sentence_at", "nearest_metric", "version_product"]
+__all__ = ["PLATFORM", "RANK_LABEL", "extract_mentions", "extract_source_mentions", "MAX_MENTIONS_PER_SOURCE", "MENTIONS_FORMAT", "METRICS", "METRIC_ALIASES", "SAME_SETUP", "SAID_CLOSE", "vouches_same_setup", "sentence_at", "nearest_metric", "version_product"]
 
 # Bump when what ``extract_mentions`` gives for a text may change: every kept derivation of mentions
 # (agents.scanner.kept_mentions, the promise history) is then recomputed.
-MENTIONS_FORMAT = 17
+MENTIONS_FORMAT = 18
 
 # A product is any name token right before its version: no list of names (issue 8).
 _NAME_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[.\-+_][A-Za-z0-9]+)*"
@@ -250,6 +250,11 @@ _SAME_SETUP_DENIED = re.compile(r"(?:不是|并非|非|不|没有?|未必|不一
 # its figure; it compares the item with a baseline, it does not vouch that two sources measured one set-up.
 _BASELINE_AFTER = re.compile(r"\s*(?:下|时|中|里)?\s*[:：,，]?\s*(?:(?!(?:for|between|of|with|on|in)\b)[A-Za-z][\w.-]*\s*){0,2}"
                              r"[~≈约]?\s*\d", re.IGNORECASE)
+
+
+# A scout saying figures agree closely: "口径还算接近", "基本一致", "85 只比 80 高一点", "close enough".
+SAID_CLOSE = re.compile(r"还算接近|比较接近|基本一致|相差不大|只比[^，。；;\n]{0,12}?(?:高|低|多|少)一点|"
+                        r"\bclose enough\b|\broughly (?:the same|agree)\b|\bonly slightly (?:higher|lower)\b", re.IGNORECASE)
 
 
 def vouches_same_setup(line: str) -> bool:
@@ -536,6 +541,9 @@ def _extract(source: str, text: str, limit: int) -> tuple[list[Mention], int | N
         if vouches_same_setup(line):  # "两个数是同一配置下跑的": the scout compared the set-ups
             mentions.append(Mention(source=source, kind="setup", value="同一配置", raw=line.strip()[:300], line=index,
                                     context=line.strip()[:300], detail={"heading": heading[:200]}))
+        if SAID_CLOSE.search(line):  # "其实 SGLang 这边口径还算接近（85 只比 80 高一点）": the scout weighs figures
+            mentions.append(Mention(source=source, kind="close", value="口径接近", raw=line.strip()[:300], line=index,
+                                    context=line.strip()[:300]))
         if is_instruction(line):
             mentions.append(Mention(source=source, kind="instruction", value=line.strip()[:300], raw=line.strip(),
                                     line=index, context=line.strip()[:300]))

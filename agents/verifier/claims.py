@@ -32,6 +32,7 @@ from agents.scanner.mentions import (
     METRIC_ALIASES,
     METRICS,
     RANK_LABEL,
+    SAID_CLOSE,
     SAME_SETUP,
     nearest_metric,
     vouches_same_setup,
@@ -1020,6 +1021,19 @@ def _declared_clash(lines: Sequence[tuple[str, str]], subject: str, metric: str)
     return {source for source, text in lines if name in text and word in text}
 
 
+def _judged_close(mentions: Sequence[Mention], subject: str, sources: Collection[str]) -> str:
+    """A source of the figures judging this entity's figures close ("其实 SGLang 这边口径还算接近（85 只比 80 高一点）；
+    真正离谱的是 vLLM"), quoted so the reader weighs the conflict as its author did."""
+    name = subject.lower()
+    for mention in mentions:
+        if mention.kind != "close" or mention.source not in sources:
+            continue
+        clause = next((c for c in re.split(r"[；;。，,]", mention.raw) if name in c.lower() and SAID_CLOSE.search(c)), None)
+        if clause is not None:
+            return f"来源判断：「{excerpt(mention.raw, 90)}」（{mention.source} L{mention.line}），即 {subject} 各数其作者视为接近。"
+    return ""
+
+
 def _restatements_dropped(group: list[FigureClaim]) -> list[FigureClaim]:
     """A source repeating one of its figures ("三家给了三个数：…85ms / …42ms" under its own table) says the
     same figure again, with the conditions it gave the first time: the bare repeat is not a figure of its own."""
@@ -1073,7 +1087,8 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         action = ("两处写明的条件相同，疑为抄录之误：回到原始出处（论文表格 / 原博客）核对哪一个数正确，核对前两数都不引用"
                   if same else "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用")
         warnings.append(make_warning(
-            "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} 各源数字不一：{listed}。", "中",
+            "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} 各源数字不一：{listed}。"
+            + _judged_close(mentions, subject, {c.mention.source for c in values.values()}), "中",
             action,
             sorted({c.mention.source for c in values.values()}),
             f"{subject} {metric}", f"number_conflict:{paper}:{metric}:{unit}"))
