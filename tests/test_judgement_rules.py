@@ -875,3 +875,14 @@ def test_a_paper_only_its_title_was_read_is_no_increment_and_no_citable_number(t
     listed = [a for a in brief.arxiv if a.id == "2703.08801"]
     assert bool(below and "只读了标题" in below[0]["reason"]) == unread
     assert (not listed or listed[0].citable) == (not unread)
+
+
+@pytest.mark.parametrize(("heading", "status"), [
+    ("## Quill 协议 2027-01 规范 —— 无状态化整理 ⭐⭐⭐", "carried"),     # the entry's own name opens the title
+    ("## Quill 协议 2027-01 规范：SDK 迁移 ⭐⭐⭐", "carried"),
+    ("## Heron 协议 2027-01 规范 —— 无状态化整理 ⭐⭐⭐", "net_new"),     # another protocol's spec
+])
+def test_a_page_named_like_an_entry_the_document_keeps_is_that_entry(tmp_path, heading: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    living = "\n## §5.2 协议\n- Quill 协议 2027-01 规范：无状态化重大版本，KV cache 会话不再跨请求保存〔v9 · 2026-09-20〕\n"
+    note = f"# jay\n\n{heading}\n- https://quill.dev/blog/spec\n- 去掉会话状态后 prefill 不再复用上轮 KV cache\n- 迁移指南陆续出来\n"
+    assert _status_of(_day_brief(tmp_path, note, living), heading.split()[1]) == status

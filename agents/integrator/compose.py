@@ -43,6 +43,7 @@ from agents.integrator.scope import (
     entry_subjects,
     item_marks,
     judge_scope,
+    kept_entry,
     names_tracked,
     passage_verdicts,
     quiet_notes,
@@ -290,6 +291,26 @@ def _words(text: str) -> set[str]:
     """Latin words and Chinese character pairs of a text, to tell which of several bullets a title is about."""
     runs = re.findall(r"[\u4e00-\u9fff]{2,}", text)
     return {w.lower() for w in re.findall(r"[A-Za-z][\w.+-]+", text)} | {r[i:i + 2] for r in runs for i in range(len(r) - 1)}
+
+
+def _named_like_an_entry(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
+                         rules: ScopeRules) -> Judgement:
+    """A page of no paper of its own whose title opens with the name of an entry the document keeps ("MCP 2026-07-28
+    规范 —— 无状态化整理" beside "MCP 2026-07-28 规范：无状态化重大版本…"): that entry, carried unless today brings
+    figures it does not hold."""
+    if judgement.status != "net_new" or item.arxiv:
+        return judgement
+    entry = kept_entry(item_title(item), rules)
+    if entry is None:
+        return judgement
+    bullets = [(s, b) for s, b in anchored if str(getattr(s, "id", "")) == entry[0]
+               and str(b.text).lower().startswith(entry[1].lower())][:1]
+    if not bullets:
+        return judgement
+    known = "\n".join(str(b.text) for _, b in bullets)
+    fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
+             and not figure_known(f, known) and not said_unchanged(f)]
+    return replace(judgement, status="integrated" if fresh else "carried", bullets=bullets, new_figures=fresh)
 
 
 def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[Any, Any]],
@@ -1066,6 +1087,7 @@ def integrate(
         judgement = _release_of_tracked(item, judge_status(item, anchored, scan.earlier_briefs), anchored, rules)
         judgement = _follows_entry(item, judgement, open_entries)
         judgement = _adds_to_subject(item, judgement, anchored, subjects)
+        judgement = _named_like_an_entry(item, judgement, anchored, rules)
         judgement = _scout_says_new(item, judgement, other_briefs)
         if fit.mark in ("carried", "anchored") and judgement.status == "net_new" and item.arxiv \
                 and not _NOTHING_SAID_NEW.search(fit.evidence):

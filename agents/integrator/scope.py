@@ -467,7 +467,7 @@ def entry_subjects(anchored: Sequence[tuple[Any, Any]]) -> tuple[tuple[str, str]
     return tuple(found)
 
 
-def _kept_entry(heading: str, rules: ScopeRules) -> tuple[str, str] | None:
+def kept_entry(heading: str, rules: ScopeRules) -> tuple[str, str] | None:
     """The living-document entry a section heading names whole ("## K8s Gateway API Inference Extension ⭐⭐⭐")."""
     name = re.sub(r"[⭐★☆⚠⚬]+", "", re.sub(r"^\s*#*\s*(?:§\S+\s+|[\w.]+[.、:：]\s+)?", "", heading)).strip().lower()
     if len(name) < 10:
@@ -686,7 +686,7 @@ def passage_verdicts(item: Item, rules: ScopeRules) -> list[PassageVerdict]:
             verdicts.append(PassageVerdict(passage, "carried", f"来源注明与已锚内容重合：「{_quote(overlap)}」"
                                            f"（{passage.path}）"))
             continue
-        entry = _kept_entry(passage.heading, rules)
+        entry = kept_entry(passage.heading, rules)
         if entry is not None:  # the document keeps an entry for exactly this subject: anchored matter
             verdicts.append(PassageVerdict(passage, "carried", f"活文档 {entry[0]} 已有该条目：「{entry[1]}」"
                                            f"（{passage.path} L{passage.start}）"))
