@@ -458,3 +458,15 @@ def test_a_scout_judging_an_entitys_figures_close_is_quoted_with_the_conflict(ju
     second = "## Orrion 复测\n- Orrion TTFT 42–80ms（H100）\n" + judgement + "\n"
     warnings = [w for w in check_number_conflicts(_mentions(first, second)) if w.subject.lower().startswith("orrion")]
     assert warnings and ("来源判断" in warnings[0].text) == said
+
+
+@pytest.mark.parametrize(("notes", "differ"), [
+    # A scout lines up figures of other set-ups as a contradiction: said as not comparable as they stand.
+    (("Orrion TTFT 85ms（H100，多轮 agent）\n- Orrion TTFT 两源矛盾 ⚠⚠⚬",
+      "Orrion TTFT 42ms（H100 FP8）\n- Orrion TTFT 和上午那条对不上 ⚠⚠⚬"), True),
+    # One set-up stated alike on both sides: a contradiction of one measurement.
+    (("Orrion TTFT 85ms（H100）", "Orrion TTFT 42ms（H100）"), False),
+])
+def test_a_conflict_across_stated_set_ups_says_they_are_not_comparable(notes: tuple[str, ...], differ: bool) -> None:
+    [warning] = check_number_conflicts(_mentions(*notes))
+    assert ("不可直接比较" in warning.text) == differ

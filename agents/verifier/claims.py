@@ -1086,8 +1086,12 @@ def check_number_conflicts(mentions: Sequence[Mention]) -> list[BriefWarning]:
         same = all(a.conditions and a.conditions == b.conditions for a, b in clash)
         action = ("两处写明的条件相同，疑为抄录之误：回到原始出处（论文表格 / 原博客）核对哪一个数正确，核对前两数都不引用"
                   if same else "并列各源数字并注明条件（硬件、精度、prefix 复用、并发），不混用")
+        # Lined up as a contradiction by a scout though the sources state other set-ups (多轮 agent beside H100 FP8):
+        # said as figures that cannot be compared as they stand, not as one measurement contradicted.
+        differ = any(not _same_conditions(a, b) for a, b in clash)
+        said = "各源数字不一，但各源写明的条件不尽相同、不可直接比较" if differ else "各源数字不一"
         warnings.append(make_warning(
-            "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} 各源数字不一：{listed}。"
+            "number_conflict", f"{subject}{f'（{paper}）' if subject != paper else ''} 的 {metric} {said}：{listed}。"
             + _judged_close(mentions, subject, {c.mention.source for c in values.values()}), "中",
             action,
             sorted({c.mention.source for c in values.values()}),
