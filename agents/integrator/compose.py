@@ -63,6 +63,7 @@ from agents.integrator.select import (
     cut_reason,
     density_of,
     figure_known,
+    fresh_figures,
     honesty_statement,
     judge_status,
     mentions_item,
@@ -308,8 +309,7 @@ def _named_like_an_entry(item: Item, judgement: Judgement, anchored: Sequence[tu
     if not bullets:
         return judgement
     known = "\n".join(str(b.text) for _, b in bullets)
-    fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
-             and not figure_known(f, known) and not said_unchanged(f)]
+    fresh = fresh_figures(item, known)
     return replace(judgement, status="integrated" if fresh else "carried", bullets=bullets, new_figures=fresh)
 
 
@@ -338,8 +338,7 @@ def _adds_to_subject(item: Item, judgement: Judgement, anchored: Sequence[tuple[
     if not bullets:
         return judgement
     known = "\n".join(str(b.text) for _, b in bullets)
-    fresh = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
-             and not figure_known(f, known) and not said_unchanged(f)]
+    fresh = fresh_figures(item, known)
     return replace(judgement, status="integrated", bullets=bullets, new_figures=fresh)
 
 

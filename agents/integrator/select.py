@@ -112,6 +112,12 @@ def said_unchanged(figure: Any) -> bool:
     return bool(_UNCHANGED.search(clause))
 
 
+def fresh_figures(item: Any, known: str) -> list[Any]:
+    """The item's figures that are news against `known`: no set-up size, no relayed brief, not said unchanged."""
+    return [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
+            and not figure_known(f, known) and not said_unchanged(f)]
+
+
 def figure_known(figure: Any, known: str) -> bool:
     numbers = _NUMBER.findall(figure.raw)
     if not numbers:
@@ -304,8 +310,7 @@ def judge_status(item: Item, anchored: Sequence[tuple[Any, Any]], earlier_briefs
     known = "\n".join([b.text for _, b in bullets] + lines)
     # A hardware part's size ("H100 80GB") describes the setup: it is no news of the item.
     # A brief's figures relay its own topic's notes and documents: news only when a scout's note gives them.
-    new_figures = [f for f in item.figures if not f.detail.get("spec") and not is_relay_path(f.source)
-                   and not figure_known(f, known) and not said_unchanged(f)]
+    new_figures = fresh_figures(item, known)
     card = item.card
     new_card = card is not None and f"paper_card {card.card}" not in known and f"卡 {card.card}" not in known
     # A section anchored by its heading alone ("vLLM / SGLang / TRT-LLM 选型决策树" beside the anchored decision
